@@ -1,0 +1,71 @@
+package dev.compactor.core.message;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/** SHA-256 digests of message lists, hex encoded. */
+public final class Digests {
+  private Digests() {}
+
+  /**
+   * Digest of role and content of each message, in order, separated by NUL bytes: the {@code
+   * sourceDigest} of a compaction result. Changes when any message's role or text changes.
+   */
+  public static String roleAndContent(List<Message> messages) {
+    MessageDigest md = sha256();
+    for (Message m : messages) {
+      update(md, m.role().wireName());
+      update(md, m.content());
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  /**
+   * Digest of everything in a message list that a provider sees (role, content, reasoning, tool
+   * calls, tool call id) plus the {@code uiOnly} flag: the prefix digest that anchors provider
+   * usage to the stored input it was reported for.
+   */
+  public static String prefix(List<Message> messages) {
+    MessageDigest md = sha256();
+    for (Message m : messages) {
+      update(md, m.role().wireName());
+      update(md, m.content());
+      for (ReasoningBlock r : m.reasoning()) {
+        update(md, r.type());
+        update(md, r.text());
+      }
+      for (ToolCall c : m.toolCalls()) {
+        update(md, c.id());
+        update(md, c.name());
+        update(md, c.arguments());
+      }
+      update(md, m.toolCallId() == null ? "" : m.toolCallId());
+      update(md, m.uiOnly() ? "1" : "0");
+      md.update((byte) 1);
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  /** SHA-256 hex of a string's UTF-8 bytes. */
+  public static String sha256Hex(String text) {
+    MessageDigest md = sha256();
+    md.update(text.getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  private static void update(MessageDigest md, String s) {
+    md.update(s.getBytes(StandardCharsets.UTF_8));
+    md.update((byte) 0);
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+}
