@@ -1,10 +1,31 @@
 package dev.compactor.cli;
 
+import picocli.CommandLine;
+
 /** Entry point of the {@code compactor} command. */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.out.println("compactor: not built yet");
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns the exit code (for tests and embedding). */
+  public static int run(String... args) {
+    return newCommandLine().execute(args);
+  }
+
+  /** The configured picocli command line: clear one-line errors instead of stack traces. */
+  public static CommandLine newCommandLine() {
+    CommandLine cl = new CommandLine(new CompactorCommand());
+    cl.setExecutionExceptionHandler(
+        (ex, commandLine, parseResult) -> {
+          commandLine.getErr().println("compactor: " + ex.getMessage());
+          if (System.getenv("COMPACTOR_DEBUG") != null) {
+            ex.printStackTrace(commandLine.getErr());
+          }
+          return 2;
+        });
+    return cl;
   }
 }
