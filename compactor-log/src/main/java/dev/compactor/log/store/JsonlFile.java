@@ -1,0 +1,325 @@
+package dev.compactor.log.store;
+
+import dev.compactor.core.CompactorException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * An append-only JSON-lines file: reading it back line by line with byte offsets, repairing a torn
+ * last line, and durable appends.
+ *
+ * <p>Reading: every line ends with {@code \n}. Blank lines are skipped. A malformed line that ends
+ * with {@code \n} is an error ({@link LogFormatException} with path, line and offset): appends
+ * write a whole line in one call, so such a line is damage, not a crash, and is never "repaired".
+ * The bytes after the last {@code \n} are the tail a crash may have torn: when they parse they are
+ * kept and completed with the missing {@code \n}; otherwise they are cut off. Invalid UTF-8 decodes
+ * to U+FFFD.
+ *
+ * <p>Appending writes the line and its {@code \n} at the end, then forces the data to the device
+ * before returning. A failed append is rolled back by truncating to the old length; when even that
+ * fails the file is marked damaged and refuses further appends.
+ *
+ * <p>Not thread-safe; owners synchronize.
+ */
+final class JsonlFile implements Closeable {
+
+  /** One parsed line: its value, 1-based line number and byte range {@code [start, end)}. */
+  record Line<T>(T value, long number, long start, long end) {}
+
+  /** Result of reading a file: the good lines and how to repair its tail. */
+  record Scan<T>(List<Line<T>> lines, long lineCount, long validLength, Repair repair) {}
+
+  enum Repair {
+    NONE,
+    /** The last line is complete but lacks its {@code \n}. */
+    ADD_NEWLINE,
+    /** The bytes from {@code validLength} on are a torn line: cut them off. */
+    TRUNCATE
+  }
+
+  private static final int BUFFER = 1 << 16;
+
+  private final Path path;
+  private final FileChannel channel;
+  private long size;
+  private long lineCount;
+  private boolean damaged;
+
+  private JsonlFile(Path path, FileChannel channel, long size, long lineCount) {
+    this.path = path;
+    this.channel = channel;
+    this.size = size;
+    this.lineCount = lineCount;
+  }
+
+  /**
+   * Reads every line of {@code file} (a missing file reads as empty) and parses it.
+   *
+   * @param parse turns a line's text into a value; throws a {@link CompactorException} or {@link
+   *     IllegalArgumentException} when the line is malformed
+   * @throws LogFormatException for a malformed line that is not the torn last line
+   * @throws LogIOException when the file cannot be read
+   */
+  static <T> Scan<T> scan(Path file, Function<String, T> parse) {
+    List<Line<T>> lines = new ArrayList<>();
+    long lineNo = 0;
+    long pos = 0;
+    long lineStart = 0;
+    LineBuffer line = new LineBuffer();
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] buf = new byte[BUFFER];
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        int from = 0;
+        for (int i = 0; i < n; i++) {
+          if (buf[i] == '\n') {
+            line.append(buf, from, i - from);
+            lineNo++;
+            Line<T> parsed = parseLine(file, parse, line, lineNo, lineStart, true);
+            if (parsed != null) {
+              lines.add(parsed);
+            }
+            lineStart = pos + i + 1;
+            line.clear();
+            from = i + 1;
+          }
+        }
+        line.append(buf, from, n - from);
+        pos += n;
+      }
+    } catch (NoSuchFileException e) {
+      return new Scan<>(List.of(), 0, 0, Repair.NONE);
+    } catch (IOException e) {
+      throw new LogIOException(file, "read", e);
+    }
+    if (line.length() == 0) {
+      return new Scan<>(lines, lineNo, pos, Repair.NONE);
+    }
+    Line<T> tail = parseLine(file, parse, line, lineNo + 1, lineStart, false);
+    if (tail == null) {
+      return new Scan<>(lines, lineNo, lineStart, Repair.TRUNCATE);
+    }
+    lines.add(tail);
+    return new Scan<>(lines, lineNo + 1, pos, Repair.ADD_NEWLINE);
+  }
+
+  /** Null for a blank line, and for a torn (unterminated, unparseable) tail. */
+  private static <T> Line<T> parseLine(
+      Path file,
+      Function<String, T> parse,
+      LineBuffer line,
+      long lineNo,
+      long start,
+      boolean terminated) {
+    int skip = 0;
+    if (start == 0 && line.startsWithBom()) {
+      skip = 3;
+    }
+    String text =
+        new String(line.bytes(), skip, line.length() - skip, StandardCharsets.UTF_8); // U+FFFD
+    if (text.isBlank()) {
+      return null;
+    }
+    try {
+      return new Line<>(parse.apply(text), lineNo, start + skip, start + line.length());
+    } catch (CompactorException | IllegalArgumentException e) {
+      if (!terminated) {
+        return null;
+      }
+      throw new LogFormatException(file, lineNo, start, e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Opens {@code file} for appending after a {@link #scan}, applying the scan's tail repair
+   * durably. Creates the file when missing.
+   *
+   * @throws LogIOException when the file cannot be opened or repaired
+   */
+  static JsonlFile openForAppend(Path file, Scan<?> scan) {
+    boolean existed = Files.exists(file);
+    FileChannel ch = null;
+    try {
+      ch =
+          FileChannel.open(
+              file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      long size = scan.validLength();
+      long lines = scan.lineCount();
+      switch (scan.repair()) {
+        case TRUNCATE -> {
+          ch.truncate(size);
+          ch.force(true);
+        }
+        case ADD_NEWLINE -> {
+          writeFullyAt(ch, new byte[] {'\n'}, size);
+          size++;
+          ch.force(true);
+        }
+        case NONE -> {
+          if (ch.size() != size) {
+            throw new LogIOException(
+                file,
+                "changed while it was being opened (" + ch.size() + " != " + size + " bytes)");
+          }
+        }
+      }
+      if (!existed) {
+        DurableFiles.syncDirectory(file.toAbsolutePath().getParent());
+      }
+      return new JsonlFile(file, ch, size, lines);
+    } catch (IOException e) {
+      closeQuietly(ch);
+      throw new LogIOException(file, "open", e);
+    } catch (RuntimeException e) {
+      closeQuietly(ch);
+      throw e;
+    }
+  }
+
+  /**
+   * Appends one line ({@code json} must not contain a line break) and forces it to the device.
+   *
+   * @return the byte range {@code [start, end)} of the line, without its {@code \n}
+   * @throws LogIOException when writing fails; the file is then rolled back to its old length, or
+   *     marked {@linkplain #damaged() damaged} when that fails too
+   */
+  long[] append(String json) {
+    if (damaged) {
+      throw new LogIOException(path, "an earlier append failed and could not be rolled back");
+    }
+    byte[] bytes = (json + "\n").getBytes(StandardCharsets.UTF_8);
+    long start = size;
+    try {
+      writeFullyAt(channel, bytes, start);
+      // force(false) is fdatasync: it includes the file size, which reading the data back needs.
+      channel.force(false);
+    } catch (IOException e) {
+      try {
+        channel.truncate(start);
+        channel.force(false);
+      } catch (IOException | RuntimeException rollback) {
+        damaged = true;
+        e.addSuppressed(rollback);
+      }
+      throw new LogIOException(path, "append to", e);
+    }
+    size = start + bytes.length;
+    lineCount++;
+    return new long[] {start, size - 1};
+  }
+
+  /**
+   * Reads the bytes {@code [start, end)}.
+   *
+   * @throws LogIOException when reading fails or the range is beyond the end of the file
+   */
+  byte[] read(long start, long end) {
+    if (end > size || end - start > Integer.MAX_VALUE) {
+      throw new LogIOException(
+          path, "byte range " + start + "-" + end + " is outside the file (" + size + " bytes)");
+    }
+    ByteBuffer buf = ByteBuffer.allocate((int) (end - start));
+    try {
+      long pos = start;
+      while (buf.hasRemaining()) {
+        int n = channel.read(buf, pos);
+        if (n < 0) {
+          throw new LogIOException(
+              path, "byte range " + start + "-" + end + " ends after the end of the file");
+        }
+        pos += n;
+      }
+    } catch (IOException e) {
+      throw new LogIOException(path, "read bytes " + start + "-" + end + " of", e);
+    }
+    return buf.array();
+  }
+
+  Path path() {
+    return path;
+  }
+
+  long size() {
+    return size;
+  }
+
+  /** Number of lines (including blank ones), so the next appended line is number count + 1. */
+  long lineCount() {
+    return lineCount;
+  }
+
+  boolean damaged() {
+    return damaged;
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(channel);
+  }
+
+  private static void writeFullyAt(FileChannel ch, byte[] bytes, long position) throws IOException {
+    DurableFiles.writeFully(ch, ByteBuffer.wrap(bytes), position);
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    if (ch != null) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // nothing was pending: every append forced its data already
+      }
+    }
+  }
+
+  /** A growable byte array holding the current line. */
+  private static final class LineBuffer {
+    private byte[] bytes = new byte[1024];
+    private int length;
+
+    void append(byte[] src, int from, int len) {
+      if (length + len > bytes.length) {
+        long want = Math.max((long) bytes.length * 2, (long) length + len);
+        if (want > Integer.MAX_VALUE - 8) {
+          throw new CompactorException("a line longer than 2 GB cannot be read");
+        }
+        bytes = Arrays.copyOf(bytes, (int) want);
+      }
+      System.arraycopy(src, from, bytes, length, len);
+      length += len;
+    }
+
+    void clear() {
+      length = 0;
+      if (bytes.length > (1 << 20)) {
+        bytes = new byte[1024];
+      }
+    }
+
+    boolean startsWithBom() {
+      return length >= 3
+          && bytes[0] == (byte) 0xEF
+          && bytes[1] == (byte) 0xBB
+          && bytes[2] == (byte) 0xBF;
+    }
+
+    byte[] bytes() {
+      return bytes;
+    }
+
+    int length() {
+      return length;
+    }
+  }
+}

@@ -1,0 +1,569 @@
+package dev.compactor.log.store;
+
+import dev.compactor.core.CompactorException;
+import dev.compactor.core.message.Digests;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.MessageId;
+import dev.compactor.core.view.Conversation;
+import dev.compactor.core.view.MasterLog;
+import dev.compactor.core.view.View;
+import dev.compactor.core.view.ViewEntry;
+import dev.compactor.log.json.MessageCodec;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A conversation stored losslessly in its own directory: the master log, every view, saved tool
+ * outputs, the compaction journal and per-conversation settings.
+ *
+ * <pre>
+ * conversation.jsonl   every message ever appended, one native JSON line each (MessageCodec)
+ * views.json           the compacted views in order, the last one active
+ * views/&lt;id&gt;.jsonl     a compacted view, one entry per line: {"ref":id} or
+ *                      {"synthesized":message,"covers":[ids],"ranges":[{"id","start","end"}]}
+ * tool-outputs/        content removed by compaction: &lt;yyyyMMdd'T'HHmmss.SSS'Z'&gt;-&lt;sha8&gt;.txt
+ * compaction.jsonl     one CompactionRecord per compaction
+ * settings.json        {"key":"value",...}
+ * .lock                held (FileChannel lock) while the directory is open
+ * </pre>
+ *
+ * <p>It offers the operations of {@link Conversation}, which it uses on top of a {@link MasterLog}
+ * kept in {@code conversation.jsonl}, and persists each one before returning: {@link #append}
+ * writes the message line (and, while a compacted view is active, a reference line in that view's
+ * file) and forces it to the device; {@link #switchTo} writes the view file and then {@code
+ * views.json}. The initial {@value View#MASTER_ID} view has no file.
+ *
+ * <p>Every synthesized entry carries a recovery reference: for each master message it covers, the
+ * byte range of that message's line in {@code conversation.jsonl}. {@link #recover} reads those
+ * bytes back and decodes them, so it returns the original messages exactly, on any view, after any
+ * number of compactions and reopenings.
+ *
+ * <p>Opening repairs what a crash can leave: a torn last line (cut off; a complete line that only
+ * lacks its line break is kept) and a view reference that was not yet written for the last appended
+ * message. Anything else that is malformed fails with a {@link LogFormatException} naming file,
+ * line and byte offset, and nothing is changed.
+ *
+ * <p>Only one instance may have a directory open: a second open, from another process or this JVM,
+ * fails with {@link ConversationLockedException} until the first is {@linkplain #close closed}.
+ *
+ * <p>Thread-safe: methods synchronize on the instance. After a failed write that may have left
+ * memory and disk apart, the instance refuses further writes ({@link LogIOException}); reopen the
+ * directory to repair. After {@link #close}, every method but {@link #directory} and {@code close}
+ * throws {@link CompactorException}.
+ *
+ * <pre>{@code
+ * try (StoredConversation c = StoredConversation.open(Path.of("chats/42"))) {
+ *   c.append(Message.user("hello"));
+ *   Message stub = Message.system("[earlier turns summarized]");
+ *   c.switchTo(new View(c.nextViewId(),
+ *       List.of(new ViewEntry.Synthesized(stub, coveredIds), new ViewEntry.Ref(lastId))));
+ *   List<Message> originals = c.recover(stub.id());
+ * }
+ * }</pre>
+ */
+public final class StoredConversation implements AutoCloseable {
+  /*
+   * Design. The files are the truth and memory mirrors them: opening reads everything, each write
+   * reaches the device before memory changes, so a crash at any point loses at most the operation
+   * that had not returned. JSONL files are only appended to, each line in one write followed by
+   * force(), so a crash can only tear the last line, which opening cuts off. Whole files
+   * (views/<id>.jsonl when created, views.json, settings.json, tool outputs) are written to a temp
+   * file and renamed, so they are old or new, never half. An append touches two files: the master
+   * line is written first and commits the message; the view's ref line second, and opening adds a
+   * ref that a crash kept out of the active view (views.json records the master size when each view
+   * became active, so "appended since" is exact). A view switch commits when views.json is renamed;
+   * a view file without its views.json entry is ignored. Recovery never trusts line numbers: each
+   * message's byte range is recorded as it is read or appended, stored with every synthesized entry
+   * and checked against the file on open. The directory lock is an OS file lock on .lock, so it
+   * dies with the process; within one JVM a set of open directories guards it (see below).
+   */
+
+  static final String MASTER_FILE = "conversation.jsonl";
+  static final String LOCK_FILE = ".lock";
+  static final String TOOL_OUTPUTS = "tool-outputs";
+
+  /*
+   * Directories open in this JVM. Checked before the lock file is touched: on Linux (POSIX locks)
+   * closing any channel on the lock file, such as a failed second open's, would release the lock
+   * the first instance holds.
+   */
+  private static final Set<Path> OPEN_IN_THIS_JVM = ConcurrentHashMap.newKeySet();
+  private static final String IN_THIS_JVM =
+      "in this JVM (close the other StoredConversation first)";
+
+  private static final DateTimeFormatter TOOL_OUTPUT_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private final Path dir;
+  private final Path key;
+  private final Clock clock;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final Object toolOutputLock = new Object();
+  private JsonlMasterLog log;
+  private ViewStore views;
+  private Conversation conversation;
+  private final Map<MessageId, List<MessageRange>> recovery = new HashMap<>();
+  private CompactionJournal journal;
+  private ConversationSettings settings;
+  private final MasterLog readOnlyMaster = new ReadOnlyMaster();
+  private volatile boolean closed;
+  private String brokenBy;
+
+  private StoredConversation(
+      Path dir, Path key, Clock clock, FileChannel lockChannel, FileLock lock) {
+    this.dir = dir;
+    this.key = key;
+    this.clock = clock;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+  }
+
+  /**
+   * Opens the conversation in {@code directory}, creating the directory and its files when missing,
+   * with the system UTC clock.
+   *
+   * @see #open(Path, Clock)
+   */
+  public static StoredConversation open(Path directory) {
+    return open(directory, Clock.systemUTC());
+  }
+
+  /**
+   * Opens the conversation in {@code directory}, creating the directory and its files when missing,
+   * and repairing what a crash left (see the class comment).
+   *
+   * @param clock names saved tool outputs
+   * @throws ConversationLockedException when the directory is open elsewhere (another process, or
+   *     another instance in this JVM)
+   * @throws LogFormatException when a file is malformed in a way that is not a crash's torn last
+   *     line; nothing is changed then
+   * @throws LogIOException when the directory or a file cannot be created, read or repaired
+   */
+  public static StoredConversation open(Path directory, Clock clock) {
+    Objects.requireNonNull(clock, "clock");
+    Path dir = directory.toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(dir);
+    } catch (FileAlreadyExistsException e) {
+      throw new LogIOException(dir, "is not a directory");
+    } catch (IOException e) {
+      throw new LogIOException(dir, "create", e);
+    }
+    Path key;
+    try {
+      key = dir.toRealPath();
+    } catch (IOException e) {
+      throw new LogIOException(dir, "resolve", e);
+    }
+    if (!OPEN_IN_THIS_JVM.add(key)) {
+      throw new ConversationLockedException(dir, IN_THIS_JVM);
+    }
+    Path lockFile = dir.resolve(LOCK_FILE);
+    FileChannel ch = null;
+    try {
+      ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock = ch.tryLock();
+      if (lock == null) {
+        throw new ConversationLockedException(
+            dir, "in another process (it holds the lock on " + lockFile + ")");
+      }
+      StoredConversation c = new StoredConversation(dir, key, clock, ch, lock);
+      try {
+        c.load();
+      } catch (RuntimeException | Error e) {
+        c.close();
+        throw e;
+      }
+      return c;
+    } catch (OverlappingFileLockException e) {
+      // not expected thanks to OPEN_IN_THIS_JVM; the same meaning if it happens
+      release(key, ch);
+      throw new ConversationLockedException(dir, IN_THIS_JVM);
+    } catch (IOException e) {
+      release(key, ch);
+      throw new LogIOException(lockFile, "lock", e);
+    } catch (ConversationLockedException e) {
+      release(key, ch);
+      throw e;
+    }
+  }
+
+  private static void release(Path key, FileChannel ch) {
+    if (ch != null) {
+      closeQuietly(ch);
+    }
+    OPEN_IN_THIS_JVM.remove(key);
+  }
+
+  private void load() {
+    MessageCodec codec = new MessageCodec();
+    DurableFiles.deleteTempFiles(dir);
+    log = JsonlMasterLog.open(dir.resolve(MASTER_FILE), codec);
+    views = ViewStore.open(dir, log, codec);
+    ViewStore.Loaded loaded = views.load(log);
+    try {
+      conversation = new Conversation(log, loaded.history());
+    } catch (CompactorException e) {
+      throw new LogFormatException(dir.resolve(ViewStore.DIR), 0, -1, e.getMessage(), e);
+    }
+    recovery.putAll(loaded.recovery());
+    log.onAppend(this::afterMasterAppend);
+    journal = CompactionJournal.open(this, dir.resolve(CompactionJournal.FILE), codec);
+    settings = ConversationSettings.open(this, dir.resolve(ConversationSettings.FILE), codec);
+    Path outputs = dir.resolve(TOOL_OUTPUTS);
+    try {
+      Files.createDirectories(outputs);
+    } catch (IOException e) {
+      throw new LogIOException(outputs, "create", e);
+    }
+    DurableFiles.syncDirectory(dir);
+  }
+
+  private void afterMasterAppend(Message m) {
+    try {
+      views.appendRef(m.id());
+    } catch (RuntimeException e) {
+      // The message is in the master log but not in the active view's file; reopening adds it.
+      brokenBy = "message " + m.id() + " was stored but its view reference was not: " + e;
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- conversation operations
+
+  /**
+   * Appends a message to the master log and references it from the active view. Both are on the
+   * device when this returns.
+   *
+   * @throws IllegalArgumentException when a message with this id is already stored
+   * @throws LogIOException when writing fails (the message is then not in the master log, unless
+   *     only its view reference failed; then reopen to repair)
+   * @throws CompactorException when the conversation is closed
+   */
+  public synchronized void append(Message message) {
+    Objects.requireNonNull(message, "message");
+    checkWritable();
+    try {
+      conversation.append(message);
+    } catch (LogIOException e) {
+      if (log.damaged() && brokenBy == null) {
+        brokenBy = "appending to " + log.path() + " failed and could not be rolled back: " + e;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Makes {@code next} the active view and persists it, with a recovery reference (the byte ranges
+   * of the covered master messages) for each synthesized entry. Its id must be new; use {@link
+   * #nextViewId()}.
+   *
+   * @throws CompactorException when the view id is taken, a reference or covered id is not in the
+   *     master log, or a synthesized id is not unique (nothing is changed then)
+   * @throws LogIOException when the view cannot be written (the active view is then unchanged)
+   */
+  public synchronized void switchTo(View next) {
+    Objects.requireNonNull(next, "view");
+    checkWritable();
+    List<View> before = conversation.views();
+    conversation.switchTo(next);
+    Map<MessageId, List<MessageRange>> ranges = new HashMap<>();
+    for (ViewEntry e : next.entries()) {
+      if (e instanceof ViewEntry.Synthesized s) {
+        List<MessageRange> r = new ArrayList<>(s.covers().size());
+        s.covers().forEach(c -> r.add(log.range(c).orElseThrow()));
+        ranges.put(s.message().id(), List.copyOf(r));
+      }
+    }
+    try {
+      views.commit(next, ranges, log.size());
+    } catch (RuntimeException e) {
+      conversation = new Conversation(log, before);
+      if (e instanceof ViewStore.UncertainCommitException u) {
+        brokenBy = "switching to view " + next.id() + " failed after it began to commit: " + u;
+        throw u.failure();
+      }
+      throw e;
+    }
+    recovery.putAll(ranges);
+  }
+
+  /** The view sent to the model. */
+  public synchronized View activeView() {
+    checkOpen();
+    return conversation.activeView();
+  }
+
+  /** Every view, oldest first; the last is the active one. */
+  public synchronized List<View> views() {
+    checkOpen();
+    return conversation.views();
+  }
+
+  /** The messages of the active view (including uiOnly ones; filter those before sending). */
+  public synchronized List<Message> activeMessages() {
+    checkOpen();
+    return conversation.activeMessages();
+  }
+
+  /**
+   * The messages of a view.
+   *
+   * @throws CompactorException when the view references a message not in the master log
+   */
+  public synchronized List<Message> resolve(View view) {
+    checkOpen();
+    return conversation.resolve(view);
+  }
+
+  /** The id the next compaction view should take: {@code compacted-001}, {@code compacted-002}… */
+  public synchronized String nextViewId() {
+    checkOpen();
+    return conversation.nextViewId();
+  }
+
+  /**
+   * The master log (read-only: append through {@link #append}, which also updates the view). Its
+   * {@code append} throws {@link UnsupportedOperationException}.
+   */
+  public MasterLog master() {
+    checkOpen();
+    return readOnlyMaster;
+  }
+
+  // ---------------------------------------------------------------- recovery
+
+  /**
+   * The original messages behind an id, read back from their byte ranges in {@code
+   * conversation.jsonl}: the master message itself, or every master message a synthesized entry of
+   * any view covers, in master order.
+   *
+   * @throws CompactorException when no master message or synthesized entry has this id
+   * @throws LogFormatException when a recorded byte range no longer holds its message
+   * @throws LogIOException when the file cannot be read
+   */
+  public synchronized List<Message> recover(MessageId id) {
+    return recoveryRanges(id).stream().map(log::readBack).toList();
+  }
+
+  /**
+   * The recovery reference of an id: the byte range of the master message itself, or of each master
+   * message a synthesized entry covers.
+   *
+   * @throws CompactorException when no master message or synthesized entry has this id
+   */
+  public synchronized List<MessageRange> recoveryRanges(MessageId id) {
+    checkOpen();
+    Optional<MessageRange> own = log.range(id);
+    if (own.isPresent()) {
+      return List.of(own.get());
+    }
+    List<MessageRange> covered = recovery.get(id);
+    if (covered == null) {
+      throw new CompactorException(
+          "no master message or synthesized entry with id " + id + " in conversation " + dir);
+    }
+    return covered;
+  }
+
+  /**
+   * Reads the message stored at a byte range of {@code conversation.jsonl} (as given by {@link
+   * #recoveryRanges}) and decodes it.
+   *
+   * @throws LogFormatException when the bytes are not the JSON line of message {@code range.id()}
+   * @throws LogIOException when the range is outside the file or the file cannot be read
+   */
+  public synchronized Message read(MessageRange range) {
+    checkOpen();
+    return log.readBack(range);
+  }
+
+  // ---------------------------------------------------------------- side files
+
+  /**
+   * Saves content a compaction removes (usually a tool output) as {@code
+   * tool-outputs/<timestamp>-<sha8>.txt} (UTF-8), durably, before returning. Saving the same
+   * content in the same millisecond returns the same file.
+   *
+   * @return the absolute path of the file
+   * @throws LogIOException when the file cannot be written
+   */
+  public Path saveToolOutput(String content) {
+    return saveToolOutput(content, null);
+  }
+
+  /**
+   * Like {@link #saveToolOutput(String)}, in the subdirectory {@code tool-outputs/<category>} (e.g.
+   * {@code autocompact}).
+   *
+   * @param category 1-64 letters, digits, '.', '_' or '-', not "." or ".."; null for none
+   * @throws IllegalArgumentException when the category is not such a name
+   * @throws LogIOException when the file cannot be written
+   */
+  public Path saveToolOutput(String content, String category) {
+    Objects.requireNonNull(content, "content");
+    if (category != null
+        && (!category.matches("[A-Za-z0-9._-]{1,64}")
+            || category.equals(".")
+            || category.equals(".."))) {
+      throw new IllegalArgumentException(
+          "tool output category \""
+              + category
+              + "\" must be 1-64 letters, digits, '.', '_' or '-'");
+    }
+    checkOpen();
+    Path target = dir.resolve(TOOL_OUTPUTS);
+    if (category != null) {
+      target = target.resolve(category);
+    }
+    byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+    String base =
+        TOOL_OUTPUT_TIME.format(clock.instant()) + "-" + Digests.sha256Hex(content).substring(0, 8);
+    synchronized (toolOutputLock) {
+      try {
+        Files.createDirectories(target);
+        for (int n = 1; ; n++) {
+          Path file = target.resolve(n == 1 ? base + ".txt" : base + "-" + n + ".txt");
+          if (!Files.exists(file)) {
+            DurableFiles.writeAtomically(file, bytes);
+            return file;
+          }
+          if (Arrays.equals(Files.readAllBytes(file), bytes)) {
+            return file;
+          }
+        }
+      } catch (IOException e) {
+        throw new LogIOException(target, "save a tool output in", e);
+      }
+    }
+  }
+
+  /** The compaction journal ({@code compaction.jsonl}). */
+  public CompactionJournal journal() {
+    checkOpen();
+    return journal;
+  }
+
+  /** The persisted settings of this conversation ({@code settings.json}). */
+  public ConversationSettings settings() {
+    checkOpen();
+    return settings;
+  }
+
+  /** The conversation directory (absolute). */
+  public Path directory() {
+    return dir;
+  }
+
+  /** The master log file, {@code conversation.jsonl}. */
+  public Path conversationFile() {
+    return dir.resolve(MASTER_FILE);
+  }
+
+  /** Closes the files and releases the directory lock. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (views != null) {
+      views.close();
+    }
+    if (log != null) {
+      log.close();
+    }
+    if (journal != null) {
+      journal.close();
+    }
+    try {
+      lock.release();
+    } catch (IOException ignored) {
+      // closing the channel releases it too
+    }
+    release(key, lockChannel);
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new CompactorException("conversation " + dir + " is closed");
+    }
+  }
+
+  private void checkWritable() {
+    checkOpen();
+    if (brokenBy != null) {
+      throw new LogIOException(
+          dir, "refuses writes after a failed write (" + brokenBy + "); reopen it to repair");
+    }
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException ignored) {
+      // nothing is pending on a lock file
+    }
+  }
+
+  /** The master log as callers see it: readable, appended to only through the conversation. */
+  private final class ReadOnlyMaster implements MasterLog {
+    @Override
+    public void append(Message message) {
+      throw new UnsupportedOperationException(
+          "append through StoredConversation.append, which also updates the active view");
+    }
+
+    @Override
+    public Optional<Message> get(MessageId id) {
+      synchronized (StoredConversation.this) {
+        checkOpen();
+        return log.get(id);
+      }
+    }
+
+    @Override
+    public int indexOf(MessageId id) {
+      synchronized (StoredConversation.this) {
+        checkOpen();
+        return log.indexOf(id);
+      }
+    }
+
+    @Override
+    public int size() {
+      synchronized (StoredConversation.this) {
+        checkOpen();
+        return log.size();
+      }
+    }
+
+    @Override
+    public List<Message> messages() {
+      synchronized (StoredConversation.this) {
+        checkOpen();
+        return log.messages();
+      }
+    }
+  }
+}
