@@ -40,7 +40,9 @@ import java.util.Objects;
  * O(size of the new message) hashing and counting, and the anchor check itself is O(1) (token sums
  * are prefix sums). When a message at position j changed, the digest state is restored from the
  * nearest checkpoint at or before j (one is kept every {@value #CHECKPOINT_EVERY} messages) and
- * messages from there on are hashed again. {@link #measureOnce} has no memory and costs O(history).
+ * messages from there on are hashed again — except when only the last message changed (a retried or
+ * re-streamed response), for which the state before it is kept. {@link #measureOnce} has no memory
+ * and costs O(history).
  *
  * <p>Not thread-safe: use one meter per conversation. Example:
  *
@@ -66,6 +68,9 @@ public final class ContextMeter {
   private MessageDigest running = PrefixDigester.start();
   // checkpoints.get(k): digest state after k * CHECKPOINT_EVERY messages
   private final ArrayList<MessageDigest> checkpoints = new ArrayList<>();
+  // digest state before the last message seen: replacing the last message (a streamed or edited
+  // response, a retried turn) then needs no re-hashing
+  private MessageDigest beforeLast;
 
   /**
    * A meter that estimates with {@code counter}.
@@ -198,15 +203,21 @@ public final class ContextMeter {
   }
 
   private void truncate(int k) {
+    boolean onlyLast = k == seen.size() - 1 && beforeLast != null;
     seen.subList(k, seen.size()).clear();
     candidates.clear(k, Integer.MAX_VALUE);
     prefixMatches.clear(k, Integer.MAX_VALUE);
     int cp = k / CHECKPOINT_EVERY;
     checkpoints.subList(cp + 1, checkpoints.size()).clear();
-    running = PrefixDigester.copy(checkpoints.get(cp));
-    for (int i = cp * CHECKPOINT_EVERY; i < k; i++) {
-      PrefixDigester.add(running, seen.get(i));
+    if (onlyLast) {
+      running = beforeLast;
+    } else {
+      running = PrefixDigester.copy(checkpoints.get(cp));
+      for (int i = cp * CHECKPOINT_EVERY; i < k; i++) {
+        PrefixDigester.add(running, seen.get(i));
+      }
     }
+    beforeLast = null;
   }
 
   private void append(Message m) {
@@ -217,6 +228,7 @@ public final class ContextMeter {
         prefixMatches.set(i);
       }
     }
+    beforeLast = PrefixDigester.copy(running);
     PrefixDigester.add(running, m);
     seen.add(m);
     if (i + 1 >= tokens.length) {

@@ -202,6 +202,29 @@ class ContextMeterTest {
   }
 
   @Test
+  void meter_replacingTheLastMessageRepeatedly_staysExact() {
+    ContextMeter meter = new ContextMeter(COUNTER);
+    List<Message> log = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      log.add(Message.user("q" + i));
+    }
+    log.add(response(log, "a", new Usage(5000, 1, 0, 0, 0), MODEL));
+    log.add(Message.user("draft"));
+    for (int k = 0; k < 5; k++) {
+      log.set(log.size() - 1, Message.user("draft " + k));
+      assertThat(meter.measure(log, MODEL))
+          .isEqualTo(ContextMeter.measureOnce(log, MODEL, COUNTER));
+      // now replace the anchor itself (the last-but-one): falls back to checkpoints
+      List<Message> other = new ArrayList<>(log.subList(0, log.size() - 2));
+      other.add(response(other, "b" + k, new Usage(6000, 1, 0, 0, 0), MODEL));
+      assertThat(meter.measure(other, MODEL))
+          .isEqualTo(ContextMeter.measureOnce(other, MODEL, COUNTER));
+      assertThat(meter.measure(log, MODEL))
+          .isEqualTo(ContextMeter.measureOnce(log, MODEL, COUNTER));
+    }
+  }
+
+  @Test
   void meter_equalButNotIdenticalMessages_keepTheAnchor() {
     List<Message> log = anchoredConversation();
     ContextMeter meter = new ContextMeter(COUNTER);
