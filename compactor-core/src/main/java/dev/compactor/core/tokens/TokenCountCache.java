@@ -14,8 +14,6 @@ final class TokenCountCache {
 
   private final int capacity;
   private final LinkedHashMap<Key, Integer> map;
-  private long hits;
-  private long misses;
 
   TokenCountCache(int capacity) {
     if (capacity < 1) {
@@ -34,13 +32,7 @@ final class TokenCountCache {
   }
 
   synchronized Integer get(Key key) {
-    Integer v = map.get(key);
-    if (v == null) {
-      misses++;
-    } else {
-      hits++;
-    }
-    return v;
+    return map.get(key);
   }
 
   synchronized void put(Key key, int count) {
@@ -49,13 +41,5 @@ final class TokenCountCache {
 
   synchronized int size() {
     return map.size();
-  }
-
-  synchronized long hits() {
-    return hits;
-  }
-
-  synchronized long misses() {
-    return misses;
   }
 }
