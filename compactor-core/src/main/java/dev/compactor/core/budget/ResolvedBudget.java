@@ -1,0 +1,28 @@
+package dev.compactor.core.budget;
+
+import java.util.Objects;
+
+/**
+ * A resolved context budget: the token count at which compaction fires, and where it came from.
+ *
+ * @param tokens the budget in tokens, &ge; 1 and never above the ceiling {@code window − maxOutput
+ *     − headroom} (or {@code max(1, min(1000, window))} when that is &le; 0)
+ * @param source the layer that set it: e.g. {@code --context-budget}, {@code
+ *     COMPACTOR_CONTEXT_BUDGET}, {@code models."openai/gpt-4o".context_budget in
+ *     ~/.config/compactor/config.toml}, {@code [context] budget in ./compactor.toml}, {@code model
+ *     metadata}, {@code default}
+ * @param window the context window used
+ * @param windowSource where the window came from (see {@link
+ *     dev.compactor.core.catalog.ModelInfo#windowSource()})
+ * @param maxOutput the output tokens reserved
+ */
+public record ResolvedBudget(
+    long tokens, String source, long window, String windowSource, int maxOutput) {
+  public ResolvedBudget {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(windowSource, "windowSource");
+    if (tokens < 1) {
+      throw new IllegalArgumentException("budget must be >= 1, got " + tokens);
+    }
+  }
+}

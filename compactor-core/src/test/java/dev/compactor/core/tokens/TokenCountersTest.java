@@ -1,0 +1,257 @@
+package dev.compactor.core.tokens;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingRegistry;
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.ReasoningBlock;
+import dev.compactor.core.message.Role;
+import dev.compactor.core.message.ToolCall;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class TokenCountersTest {
+  private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
+  private static final Encoding O200K = REGISTRY.getEncoding(EncodingType.O200K_BASE);
+  private static final Encoding CL100K = REGISTRY.getEncoding(EncodingType.CL100K_BASE);
+
+  private static final List<String> TEXTS =
+      List.of(
+          "Hello, world!",
+          "",
+          "def f(x):\n    return x ** 2  # squares\n",
+          "Ünïcödé — 日本語のテキスト and emoji 🎉🚀",
+          "{\"path\": \"/usr/lib/x.so\", \"lines\": [1, 2, 3]}",
+          "a special marker <|endoftext|> inside user text",
+          "   leading and trailing spaces   \n\n\t");
+
+  @Test
+  void countText_matchesJtokkitForPlainText() {
+    for (String t : TEXTS) {
+      assertThat(TokenCounters.o200k().countText(t)).as(t).isEqualTo(O200K.countTokensOrdinary(t));
+      assertThat(TokenCounters.cl100k().countText(t))
+          .as(t)
+          .isEqualTo(CL100K.countTokensOrdinary(t));
+    }
+  }
+
+  @Test
+  void countText_matchesJtokkitOnRandomText() {
+    long seed = 20240601L;
+    Random rnd = new Random(seed);
+    for (int i = 0; i < 200; i++) {
+      StringBuilder sb = new StringBuilder();
+      int len = rnd.nextInt(300);
+      for (int j = 0; j < len; j++) {
+        sb.appendCodePoint(rnd.nextInt(10) < 8 ? 32 + rnd.nextInt(95) : 0x80 + rnd.nextInt(0x3000));
+      }
+      String t = sb.toString();
+      assertThat(TokenCounters.o200k().countText(t))
+          .as("seed %d text %d", seed, i)
+          .isEqualTo(O200K.countTokensOrdinary(t));
+    }
+  }
+
+  @Test
+  void forModel_picksFamilyCounters() {
+    assertThat(TokenCounters.forModel("openai/gpt-4o").name()).isEqualTo("o200k_base");
+    assertThat(TokenCounters.forModel("gpt-4").name()).isEqualTo("cl100k_base");
+    assertThat(TokenCounters.forModel("anthropic/claude-sonnet-4-5").name())
+        .isEqualTo("estimate(3.000)");
+    assertThat(TokenCounters.forModel("gpt-4o")).isSameAs(TokenCounters.o200k());
+    assertThat(TokenCounters.forModel(null)).isSameAs(TokenCounters.estimate());
+  }
+
+  @Test
+  void countMessage_openAi_addsThreePerMessagePlusRoleName() {
+    Message m = Message.user("Hello there, how are you?");
+    int expected = 3 + O200K.countTokensOrdinary("user") + O200K.countTokensOrdinary(m.content());
+    assertThat(TokenCounters.o200k().countMessage(m)).isEqualTo(expected);
+  }
+
+  @Test
+  void countMessages_addsReplyPrimingOnce() {
+    List<Message> msgs = List.of(Message.system("You are terse."), Message.user("Hi"));
+    TokenCounter c = TokenCounters.o200k();
+    assertThat(c.countMessages(msgs))
+        .isEqualTo(c.countMessage(msgs.get(0)) + c.countMessage(msgs.get(1)) + 3);
+    assertThat(c.countMessages(List.of())).isZero();
+  }
+
+  @Test
+  void countMessage_countsReasoningAndToolCalls() {
+    Message m =
+        Message.builder(Role.ASSISTANT)
+            .content("Let me look.")
+            .reasoning(List.of(new ReasoningBlock("thinking", "The user wants a file.", "sig")))
+            .toolCalls(List.of(new ToolCall("call_1", "read_file", "{\"path\":\"a.txt\"}")))
+            .build();
+    int expected =
+        3
+            + O200K.countTokensOrdinary("assistant")
+            + O200K.countTokensOrdinary("Let me look.")
+            + O200K.countTokensOrdinary("The user wants a file.")
+            + 3
+            + O200K.countTokensOrdinary("read_file")
+            + O200K.countTokensOrdinary("{\"path\":\"a.txt\"}");
+    assertThat(TokenCounters.o200k().countMessage(m)).isEqualTo(expected);
+  }
+
+  @Test
+  void countMessage_uiOnlyCountsZero_andIsLeftOutOfRequests() {
+    Message ui = Message.builder(Role.SYSTEM).content("compacted 12 messages").uiOnly(true).build();
+    TokenCounter c = TokenCounters.o200k();
+    assertThat(c.countMessage(ui)).isZero();
+    assertThat(c.countMessages(List.of(ui))).isZero();
+    Message user = Message.user("hi");
+    assertThat(c.countMessages(List.of(user, ui))).isEqualTo(c.countMessages(List.of(user)));
+    assertThat(TokenCounters.estimate().countMessage(ui)).isZero();
+  }
+
+  @Test
+  void estimate_dividesCodePointsByRatioRoundingUp_withEstimateOverhead() {
+    TokenCounter est = TokenCounters.estimate(4.0);
+    assertThat(est.countText("abcdefgh")).isEqualTo(2);
+    assertThat(est.countText("abcdefghi")).isEqualTo(3);
+    assertThat(est.countText("🎉🎉🎉🎉")).isEqualTo(1); // code points, not UTF-16 units
+    assertThat(est.countMessage(Message.user("abcdefgh"))).isEqualTo(4 + 2);
+    assertThat(est.name()).isEqualTo("estimate(4.000)");
+    assertThat(est.family()).isEqualTo(TokenizerFamily.ESTIMATE);
+  }
+
+  @Test
+  void estimate_rejectsNonPositiveOrNonFiniteRatio() {
+    for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> TokenCounters.estimate(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(String.valueOf(bad));
+    }
+  }
+
+  @Test
+  void countToolDefinitions_countsNameDescriptionSchemaAndOverheads() {
+    String schema =
+        "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},"
+            + "\"required\":[\"path\"]}";
+    TokenCounter c = TokenCounters.o200k();
+    int one = c.countToolDefinition("read_file", "Read a file.", schema);
+    assertThat(one)
+        .isEqualTo(
+            7
+                + O200K.countTokensOrdinary("read_file:Read a file.")
+                + O200K.countTokensOrdinary(schema));
+    assertThat(c.countToolDefinition("noop", null, null))
+        .isEqualTo(7 + O200K.countTokensOrdinary("noop:"));
+    List<ToolDefinition> tools =
+        List.of(
+            new ToolDefinition("read_file", "Read a file.", schema),
+            new ToolDefinition("noop", null, null));
+    assertThat(c.countToolDefinitions(tools))
+        .isEqualTo(12 + one + c.countToolDefinition("noop", null, null));
+    assertThat(c.countToolDefinitions(List.of())).isZero();
+  }
+
+  @Test
+  void cache_recountAfterOneMoreMessage_encodesOnlyTheNewMessage() {
+    List<String> encoded = new ArrayList<>();
+    TokenCounter counter = countingCounter(encoded);
+    List<Message> log = new ArrayList<>();
+    Random rnd = new Random(7);
+    for (int i = 0; i < 2000; i++) {
+      log.add(randomMessage(rnd, i));
+    }
+    long first = counter.countMessages(log);
+    assertThat(encoded).isNotEmpty();
+
+    encoded.clear();
+    Message added = Message.user("one more question " + UUID.randomUUID());
+    log.add(added);
+    long second = counter.countMessages(log);
+
+    assertThat(encoded).containsExactly(added.content());
+    assertThat(second - first).isEqualTo(counter.countMessage(added));
+  }
+
+  @Test
+  void cache_equalContentUnderAnotherId_isNotEncodedAgain() {
+    List<String> encoded = new ArrayList<>();
+    TokenCounter counter = countingCounter(encoded);
+    String text = "a tool output that is re-read from disk " + UUID.randomUUID();
+    Message a = Message.builder(Role.TOOL).toolCallId("c1").content(text).build();
+    int first = counter.countMessage(a);
+    encoded.clear();
+    Message b = Message.builder(Role.TOOL).toolCallId("c1").content(text).build();
+    assertThat(b.id()).isNotEqualTo(a.id());
+    assertThat(counter.countMessage(b)).isEqualTo(first);
+    assertThat(encoded).isEmpty();
+  }
+
+  @Test
+  void cache_keyIncludesCounterName() {
+    String text = "same text, two counters " + UUID.randomUUID();
+    AtomicInteger calls = new AtomicInteger();
+    TokenCounter one =
+        TokenCounters.custom(
+            "one-" + UUID.randomUUID(),
+            TokenizerFamily.ESTIMATE,
+            t -> {
+              calls.incrementAndGet();
+              return 1;
+            },
+            MessageOverhead.NONE);
+    TokenCounter two =
+        TokenCounters.custom(
+            "two-" + UUID.randomUUID(), TokenizerFamily.ESTIMATE, t -> 5, MessageOverhead.NONE);
+    assertThat(one.countMessage(Message.user(text))).isEqualTo(1);
+    assertThat(two.countMessage(Message.user(text))).isEqualTo(5);
+  }
+
+  @Test
+  void custom_requiresAName() {
+    assertThatThrownBy(
+            () -> TokenCounters.custom(" ", TokenizerFamily.ESTIMATE, t -> 1, MessageOverhead.NONE))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void sharedCache_isBoundedLru() {
+    TokenCountCache cache = new TokenCountCache(3);
+    for (int i = 0; i < 5; i++) {
+      cache.put(new TokenCountCache.Key("c", i, i), i);
+    }
+    assertThat(cache.size()).isEqualTo(3);
+    assertThat(cache.get(new TokenCountCache.Key("c", 0, 0))).isNull();
+    assertThat(cache.get(new TokenCountCache.Key("c", 4, 4))).isEqualTo(4);
+  }
+
+  /** An o200k counter with a unique name that records every text it encodes. */
+  static TokenCounter countingCounter(List<String> encoded) {
+    return TokenCounters.custom(
+        "o200k-counting-" + UUID.randomUUID(),
+        TokenizerFamily.O200K_BASE,
+        t -> {
+          synchronized (encoded) {
+            encoded.add(t);
+          }
+          return O200K.countTokensOrdinary(t);
+        },
+        MessageOverhead.OPENAI);
+  }
+
+  static Message randomMessage(Random rnd, int i) {
+    Role role = Role.values()[rnd.nextInt(4)];
+    String content = "message " + i + " " + Long.toHexString(rnd.nextLong()) + " lorem ipsum";
+    if (role == Role.TOOL) {
+      return Message.toolResult("call_" + i, content);
+    }
+    return Message.builder(role).content(content).build();
+  }
+}
