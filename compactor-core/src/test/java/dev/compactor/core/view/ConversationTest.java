@@ -13,7 +13,7 @@ class ConversationTest {
 
   @Test
   void recover_returnsOriginals_afterTwoCompactions_onEveryView() {
-    Conversation c = new Conversation(new InMemoryMasterLog());
+    Conversation c = new InMemoryConversation(new InMemoryMasterLog());
     Message a = Message.user("a");
     Message b = Message.assistant("b");
     Message d = Message.user("d");
@@ -49,7 +49,7 @@ class ConversationTest {
 
   @Test
   void switchTo_rejectsUnknownReferences_andKeepsActiveView() {
-    Conversation c = new Conversation(new InMemoryMasterLog(List.of(Message.user("a"))));
+    Conversation c = new InMemoryConversation(new InMemoryMasterLog(List.of(Message.user("a"))));
     View before = c.activeView();
     assertThatThrownBy(
             () -> c.switchTo(View.ofRefs("compacted-001", List.of(MessageId.of("nope")))))
@@ -60,7 +60,7 @@ class ConversationTest {
 
   @Test
   void recover_unknownId_failsNamingIt() {
-    Conversation c = new Conversation(new InMemoryMasterLog());
+    Conversation c = new InMemoryConversation(new InMemoryMasterLog());
     assertThatThrownBy(() -> c.recover(MessageId.of("ghost")))
         .isInstanceOf(CompactorException.class)
         .hasMessageContaining("ghost");

@@ -5,6 +5,7 @@ import dev.compactor.core.message.Digests;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.view.Conversation;
+import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.MasterLog;
 import dev.compactor.core.view.View;
 import dev.compactor.core.view.ViewEntry;
@@ -80,7 +81,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * }
  * }</pre>
  */
-public final class StoredConversation implements AutoCloseable {
+public final class StoredConversation implements Conversation, AutoCloseable {
   /*
    * Design. The files are the truth and memory mirrors them: opening reads everything, each write
    * reaches the device before memory changes, so a crash at any point loses at most the operation
@@ -121,7 +122,7 @@ public final class StoredConversation implements AutoCloseable {
   private final Object toolOutputLock = new Object();
   private JsonlMasterLog log;
   private ViewStore views;
-  private Conversation conversation;
+  private InMemoryConversation conversation;
   private final Map<MessageId, List<MessageRange>> recovery = new HashMap<>();
   private CompactionJournal journal;
   private ConversationSettings settings;
@@ -222,7 +223,7 @@ public final class StoredConversation implements AutoCloseable {
     views = ViewStore.open(dir, log, codec);
     ViewStore.Loaded loaded = views.load(log);
     try {
-      conversation = new Conversation(log, loaded.history());
+      conversation = new InMemoryConversation(log, loaded.history());
     } catch (CompactorException e) {
       throw new LogFormatException(dir.resolve(ViewStore.DIR), 0, -1, e.getMessage(), e);
     }
@@ -260,6 +261,7 @@ public final class StoredConversation implements AutoCloseable {
    *     only its view reference failed; then reopen to repair)
    * @throws CompactorException when the conversation is closed
    */
+  @Override
   public synchronized void append(Message message) {
     Objects.requireNonNull(message, "message");
     checkWritable();
@@ -282,6 +284,7 @@ public final class StoredConversation implements AutoCloseable {
    *     master log, or a synthesized id is not unique (nothing is changed then)
    * @throws LogIOException when the view cannot be written (the active view is then unchanged)
    */
+  @Override
   public synchronized void switchTo(View next) {
     Objects.requireNonNull(next, "view");
     checkWritable();
@@ -298,7 +301,7 @@ public final class StoredConversation implements AutoCloseable {
     try {
       views.commit(next, ranges, log.size());
     } catch (RuntimeException e) {
-      conversation = new Conversation(log, before);
+      conversation = new InMemoryConversation(log, before);
       if (e instanceof ViewStore.UncertainCommitException u) {
         brokenBy = "switching to view " + next.id() + " failed after it began to commit: " + u;
         throw u.failure();
@@ -309,18 +312,21 @@ public final class StoredConversation implements AutoCloseable {
   }
 
   /** The view sent to the model. */
+  @Override
   public synchronized View activeView() {
     checkOpen();
     return conversation.activeView();
   }
 
   /** Every view, oldest first; the last is the active one. */
+  @Override
   public synchronized List<View> views() {
     checkOpen();
     return conversation.views();
   }
 
   /** The messages of the active view (including uiOnly ones; filter those before sending). */
+  @Override
   public synchronized List<Message> activeMessages() {
     checkOpen();
     return conversation.activeMessages();
@@ -331,12 +337,14 @@ public final class StoredConversation implements AutoCloseable {
    *
    * @throws CompactorException when the view references a message not in the master log
    */
+  @Override
   public synchronized List<Message> resolve(View view) {
     checkOpen();
     return conversation.resolve(view);
   }
 
   /** The id the next compaction view should take: {@code compacted-001}, {@code compacted-002}… */
+  @Override
   public synchronized String nextViewId() {
     checkOpen();
     return conversation.nextViewId();
@@ -346,6 +354,7 @@ public final class StoredConversation implements AutoCloseable {
    * The master log (read-only: append through {@link #append}, which also updates the view). Its
    * {@code append} throws {@link UnsupportedOperationException}.
    */
+  @Override
   public MasterLog master() {
     checkOpen();
     return readOnlyMaster;
@@ -362,6 +371,7 @@ public final class StoredConversation implements AutoCloseable {
    * @throws LogFormatException when a recorded byte range no longer holds its message
    * @throws LogIOException when the file cannot be read
    */
+  @Override
   public synchronized List<Message> recover(MessageId id) {
     return recoveryRanges(id).stream().map(log::readBack).toList();
   }
