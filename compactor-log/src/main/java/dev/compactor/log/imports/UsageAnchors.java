@@ -18,6 +18,9 @@ import java.util.function.Predicate;
  * usage can serve as the usage anchor of the imported conversation: the fingerprint is (index of
  * the message, {@link Digests#prefix} of every message before it, model).
  *
+ * <p>Only messages with a model and a positive reported input qualify (a zero input, e.g. Claude
+ * Code's synthetic error messages, anchors nothing).
+ *
  * <p>The prefix digest is computed incrementally (one pass, O(total text)) with exactly the byte
  * layout of {@link Digests#prefix}; a test holds the two equal.
  */
@@ -55,6 +58,7 @@ final class UsageAnchors {
 
   private static boolean candidate(Message m, Predicate<Message> anchorable) {
     return m.metadata().usage() != null
+        && m.metadata().usage().totalInput() > 0
         && m.metadata().model() != null
         && !m.uiOnly()
         && anchorable.test(m);
