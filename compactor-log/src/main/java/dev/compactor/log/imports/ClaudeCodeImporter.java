@@ -173,7 +173,10 @@ final class ClaudeCodeImporter implements Importer {
           bad.add("line " + lineNo + ": not an event object");
           continue;
         }
-        String type = String.valueOf(Json.text(node, "type"));
+        String type = Json.text(node, "type");
+        if (type == null) {
+          type = "(untyped)";
+        }
         if (type.equals("summary")) {
           summaries.add(Json.plain(node));
           continue;

@@ -27,6 +27,13 @@ final class Json {
   /** A parse error in one line, without Jackson's source dump. */
   static String describe(JsonProcessingException e) {
     String msg = e.getOriginalMessage();
+    if (msg != null) {
+      msg =
+          msg.replace(
+              ": was expecting (JSON String, Number, Array, Object or token 'null', 'true' or"
+                  + " 'false')",
+              "");
+    }
     if (msg != null && msg.length() > 200) {
       msg = msg.substring(0, 200) + "…";
     }

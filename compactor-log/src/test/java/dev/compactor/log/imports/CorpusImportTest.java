@@ -92,6 +92,9 @@ class CorpusImportTest {
           .as("messages of %s / %s", file, c.name())
           .hasSizeGreaterThanOrEqualTo(2);
       if (folder.equals("claude-code")) {
+        assertThat(new ViewValidator(ViewValidator.Target.ANTHROPIC).validate(c.messages()))
+            .as("Anthropic role rules in %s", file)
+            .isEmpty();
         assertThat(c.messages().stream().map(Message::role))
             .as("roles of %s / %s", file, c.name())
             .contains(Role.USER, Role.ASSISTANT);
