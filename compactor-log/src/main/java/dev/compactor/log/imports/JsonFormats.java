@@ -1,0 +1,93 @@
+package dev.compactor.log.imports;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+
+/** Detection helpers for the formats that are one JSON document. */
+final class JsonFormats {
+  private JsonFormats() {}
+
+  /**
+   * The parsed document of {@code source}, or null with the rejection in {@code why[0]} when the
+   * source is empty, binary or not one JSON document.
+   */
+  static JsonNode root(ImportSource source, String[] why) throws IOException {
+    if (source.isBlank()) {
+      why[0] = "the content is empty";
+      return null;
+    }
+    if (source.looksBinary()) {
+      why[0] = "the content is binary (NUL bytes), not JSON text";
+      return null;
+    }
+    try {
+      return source.json();
+    } catch (ImportException e) {
+      why[0] =
+          e.getMessage().startsWith(source.name() + ": ")
+              ? e.getMessage().substring(source.name().length() + 2)
+              : e.getMessage();
+      return null;
+    }
+  }
+
+  /** Short description of a JSON node's kind for rejection messages. */
+  static String kind(JsonNode n) {
+    if (n == null || n.isMissingNode()) {
+      return "nothing";
+    }
+    if (n.isObject()) {
+      StringBuilder sb = new StringBuilder("an object with fields ");
+      int k = 0;
+      for (var it = n.fieldNames(); it.hasNext() && k < 6; k++) {
+        sb.append(k == 0 ? "" : ", ").append(it.next());
+      }
+      if (n.size() > 6) {
+        sb.append(", …");
+      }
+      return n.isEmpty() ? "an empty object" : sb.toString();
+    }
+    if (n.isArray()) {
+      return n.isEmpty() ? "an empty array" : "an array of " + n.size();
+    }
+    return "a " + n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + " value";
+  }
+
+  /**
+   * Null when {@code array} is a non-empty array whose first element is an object with a string
+   * {@code role}; otherwise why not.
+   */
+  static String chatArrayProblem(JsonNode array, String what) {
+    if (array == null || !array.isArray()) {
+      return what + " is " + kind(array) + ", not an array of messages";
+    }
+    if (array.isEmpty()) {
+      return what + " is an empty array";
+    }
+    JsonNode first = array.get(0);
+    if (!first.isObject() || Json.text(first, "role") == null) {
+      return what + "[0] has no string \"role\"";
+    }
+    return null;
+  }
+
+  /** Whether any message content in {@code array} has an Anthropic-only block type. */
+  static boolean hasAnthropicBlocks(JsonNode array) {
+    for (JsonNode m : array) {
+      JsonNode c = m.get("content");
+      if (c != null && c.isArray()) {
+        for (JsonNode b : c) {
+          String t = Json.text(b, "type");
+          if (t != null
+              && (t.equals("tool_use")
+                  || t.equals("tool_result")
+                  || t.equals("thinking")
+                  || t.equals("redacted_thinking"))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+}

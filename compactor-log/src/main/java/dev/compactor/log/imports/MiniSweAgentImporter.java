@@ -1,0 +1,70 @@
+package dev.compactor.log.imports;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.core.message.Message;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * mini-swe-agent trajectories ({@code *.traj.json}): {@code {"info", "messages",
+ * "trajectory_format": "mini-swe-agent-…", "instance_id"}} with OpenAI chat messages. The
+ * conversation is named by {@code instance_id} (else the file name); {@code info} and the other
+ * top-level fields are its metadata. Per-message {@code extra.response} (the raw provider response)
+ * gives each assistant message its model and usage; the final {@code exit} message becomes a {@code
+ * uiOnly} system message.
+ */
+final class MiniSweAgentImporter implements Importer {
+  static final String NAME = "mini-swe-agent";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "mini-swe-agent trajectory: {info, messages, trajectory_format}";
+  }
+
+  @Override
+  public Detection detect(ImportSource source) throws IOException {
+    String[] why = new String[1];
+    JsonNode root = JsonFormats.root(source, why);
+    if (root == null) {
+      return Detection.reject(why[0]);
+    }
+    if (!root.isObject()) {
+      return Detection.reject("the document is " + JsonFormats.kind(root) + ", not an object");
+    }
+    String format = Json.text(root, "trajectory_format");
+    boolean marked =
+        (format != null && format.startsWith("mini-swe-agent"))
+            || root.path("info").has("mini_version");
+    if (!marked) {
+      return Detection.reject("no \"trajectory_format\": \"mini-swe-agent-…\" field");
+    }
+    String problem = JsonFormats.chatArrayProblem(root.get("messages"), "messages");
+    if (problem != null) {
+      return Detection.reject(problem);
+    }
+    return Detection.match(95, "trajectory_format " + format);
+  }
+
+  @Override
+  public List<ImportedConversation> read(ImportSource source) throws IOException {
+    JsonNode root = source.json();
+    String problem = JsonFormats.chatArrayProblem(root.get("messages"), "messages");
+    if (problem != null) {
+      throw new ImportException(source.name() + ": " + problem);
+    }
+    List<String> notes = new ArrayList<>();
+    List<Message> messages = OpenAiMessages.map(root.get("messages"), "messages", notes);
+    Map<String, Object> metadata = Json.rest(root, Set.of("messages"));
+    String id = Json.text(root, "instance_id");
+    String name = id != null && !id.isBlank() ? id : source.baseName();
+    return List.of(Assembly.conversation(name, messages, metadata, notes, m -> true));
+  }
+}

@@ -1,0 +1,71 @@
+package dev.compactor.log.imports;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.core.message.Message;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * SWE-agent trajectories ({@code *.traj}): the conversation is {@code history}, OpenAI chat
+ * messages with SWE-agent's extra fields ({@code agent}, {@code is_demo}, {@code thought}, {@code
+ * action}, {@code message_type}, kept in {@code metadata.extra}) and {@code tool_call_ids} lists on
+ * tool results. {@code info}, {@code environment} and the other top-level fields except {@code
+ * trajectory} (the same steps again, as action/observation/thought) are the conversation's
+ * metadata.
+ */
+final class SweAgentImporter implements Importer {
+  static final String NAME = "swe-agent";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "SWE-agent trajectory: {history, trajectory, info, …}";
+  }
+
+  @Override
+  public Detection detect(ImportSource source) throws IOException {
+    String[] why = new String[1];
+    JsonNode root = JsonFormats.root(source, why);
+    if (root == null) {
+      return Detection.reject(why[0]);
+    }
+    if (!root.isObject() || !root.has("history")) {
+      return Detection.reject(
+          "the document is " + JsonFormats.kind(root) + ", without a \"history\" list");
+    }
+    String problem = JsonFormats.chatArrayProblem(root.get("history"), "history");
+    if (problem != null) {
+      return Detection.reject(problem);
+    }
+    return Detection.match(
+        root.has("trajectory") || root.path("history").get(0).has("agent") ? 90 : 70,
+        "an object with a \"history\" message list");
+  }
+
+  @Override
+  public List<ImportedConversation> read(ImportSource source) throws IOException {
+    JsonNode root = source.json();
+    String problem = JsonFormats.chatArrayProblem(root.get("history"), "history");
+    if (problem != null) {
+      throw new ImportException(source.name() + ": " + problem);
+    }
+    List<String> notes = new ArrayList<>();
+    List<Message> messages = OpenAiMessages.map(root.get("history"), "history", notes);
+    Map<String, Object> metadata = Json.rest(root, Set.of("history", "trajectory"));
+    JsonNode steps = root.get("trajectory");
+    if (steps != null && steps.isArray()) {
+      notes.add(
+          "the "
+              + steps.size()
+              + " \"trajectory\" steps were not imported: \"history\" holds the same conversation");
+    }
+    return List.of(Assembly.conversation(source.baseName(), messages, metadata, notes, m -> true));
+  }
+}
