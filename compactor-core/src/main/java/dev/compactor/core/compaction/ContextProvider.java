@@ -37,8 +37,8 @@ public interface ContextProvider {
    * Whether {@link #compress} should run on these messages now.
    *
    * @param messages the active view's messages, oldest first; not modified
-   * @param config limit and options; {@code config.limit() == null} disables the automatic check
-   *     of the built-in providers (they return false)
+   * @param config limit and options; {@code config.limit() == null} disables the automatic check of
+   *     the built-in providers (they return false)
    */
   boolean shouldCompress(List<Message> messages, CompressionConfig config);
 
