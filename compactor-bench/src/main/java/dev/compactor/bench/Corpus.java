@@ -1,25 +1,15 @@
 package dev.compactor.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.Role;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.compactor.log.imports.Importers;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Loads the benchmark workload {@code shared/corpus/synthetic/gptme-2000.conversation.jsonl.gz}
- * (generated; 2,000 messages, 7.29 M characters) with a minimal Jackson line reader: one {@code
- * {"role", "content", "timestamp"}} object per line; gptme's {@code system} role (tool output)
- * stays {@code system}. Until the real importer exists this is all the benchmarks need.
+ * (generated; 2,000 messages, 7.29 M characters) with the gptme importer: tool outputs become
+ * {@code TOOL} results paired with calls on the assistant messages, as in every other use.
  */
 public final class Corpus {
   /** System property naming the workload file. */
@@ -38,28 +28,7 @@ public final class Corpus {
    * @throws IllegalStateException naming what was tried when the file is absent
    */
   public static List<Message> gptme2000(String path) {
-    Path file = locate(path);
-    List<Message> out = new ArrayList<>(2_000);
-    ObjectMapper json = new ObjectMapper();
-    try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(
-                new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        if (line.isBlank()) {
-          continue;
-        }
-        JsonNode n = json.readTree(line);
-        out.add(
-            Message.builder(Role.parse(n.path("role").asText()))
-                .content(n.path("content").asText())
-                .build());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read benchmark corpus " + file, e);
-    }
-    return out;
+    return Importers.read(locate(path), "gptme").single().messages();
   }
 
   static Path locate(String path) {

@@ -211,7 +211,7 @@ public final class ConversationGenerator {
 
   private String toolOutput(ToolCall c) {
     boolean huge = random.nextDouble() < options.hugeOutputRate();
-    int lines = huge ? 2000 + random.nextInt(3000) : 5 + random.nextInt(60);
+    int lines = huge ? 300 + random.nextInt(900) : 5 + random.nextInt(60);
     StringBuilder sb = new StringBuilder();
     switch (c.name()) {
       case "read_file" -> {

@@ -38,6 +38,7 @@ public final class ImporterRegistry {
   public static ImporterRegistry builtIns() {
     return new ImporterRegistry(
         List.of(
+            new NativeImporter(),
             new ClaudeCodeImporter(),
             new GptmeImporter(),
             new TauBenchImporter(),

@@ -30,6 +30,7 @@ class ImporterRegistryTest {
 
   private static final List<String> BUILT_INS =
       List.of(
+          "compactor",
           "claude-code",
           "gptme",
           "tau-bench",
