@@ -1,0 +1,333 @@
+package dev.compactor.core.policy;
+
+import dev.compactor.core.CompactorException;
+import dev.compactor.core.compaction.CompactionResult;
+import dev.compactor.core.compaction.CompressionConfig;
+import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.MessageMetadata;
+import dev.compactor.core.message.Role;
+import dev.compactor.core.tokens.ContextMeasurement;
+import dev.compactor.core.tokens.ContextMeter;
+import dev.compactor.core.tokens.TokenCounter;
+import dev.compactor.core.view.Conversation;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.ToDoubleBiFunction;
+
+/**
+ * The post-turn automatic compaction policy of one conversation. Call {@link #afterTurn} after
+ * every turn (a response appended, or tool results appended).
+ *
+ * <ol>
+ *   <li>Nothing while the last turn has tool calls without results, and nothing when the
+ *       provider-visible message count has not changed within the throttle interval (UI-only status
+ *       messages are not growth).
+ *   <li>The context is measured with the usage anchor (provider-reported input of the last response
+ *       plus estimates of what came after) or, without a valid anchor, by estimates.
+ *   <li>From 90 % of the budget: one provider-visible reminder per view to save durable state
+ *       (objective, decisions, work state, next move, files to reload, plus the project's {@code
+ *       compact_instructions}). The reminder is a message in the log, so the marker survives
+ *       reloads; a new view re-arms it.
+ *   <li>At the budget: a trim toward 70 % of the budget. When the estimated savings of a trim are
+ *       under 10 % of the stored text, or the trim itself saves under 10 %, a summary instead.
+ *   <li>A failed summary latches the conversation to trim-only until {@code latchGrowth} more
+ *       provider-visible messages arrive; the latch is a UI-only message in the log, so it survives
+ *       reloads too.
+ * </ol>
+ *
+ * Every compaction makes a new view (never rewriting the master log), is validated before it is
+ * switched to, is reported to the {@link CompactionListener} (the journal) and returned. Not
+ * thread-safe: one instance per conversation, called from its turn loop.
+ */
+public final class AutoCompactor {
+
+  /** Metadata key marking the reminder message; its value is the view it was sent for. */
+  public static final String REMINDER_KEY = "compaction_reminder_view";
+
+  /** Metadata key of the latch message: the visible message count when a summary failed. */
+  public static final String SUMMARY_FAILED_KEY = "compaction_summary_failed_at";
+
+  /**
+   * Thresholds.
+   *
+   * @param reminderRatio fraction of the budget from which the reminder is sent (0.9)
+   * @param trimTargetRatio fraction of the budget a trim aims at (0.7)
+   * @param minSavings a trim saving less than this fraction is rejected (0.10)
+   * @param latchGrowth visible messages after a failed summary before summaries are retried (20)
+   * @param throttle minimum time between checks when no visible message was added (60 s)
+   */
+  public record Settings(
+      double reminderRatio,
+      double trimTargetRatio,
+      double minSavings,
+      int latchGrowth,
+      Duration throttle) {
+    public static final Settings DEFAULTS =
+        new Settings(0.9, 0.7, 0.10, 20, Duration.ofSeconds(60));
+
+    public Settings {
+      if (!(reminderRatio > 0 && reminderRatio <= 1)) {
+        throw new IllegalArgumentException("reminderRatio must be in (0, 1], got " + reminderRatio);
+      }
+      if (!(trimTargetRatio > 0 && trimTargetRatio <= 1)) {
+        throw new IllegalArgumentException(
+            "trimTargetRatio must be in (0, 1], got " + trimTargetRatio);
+      }
+      if (!(minSavings >= 0 && minSavings < 1)) {
+        throw new IllegalArgumentException("minSavings must be in [0, 1), got " + minSavings);
+      }
+      if (latchGrowth < 0) {
+        throw new IllegalArgumentException("latchGrowth must be >= 0, got " + latchGrowth);
+      }
+      Objects.requireNonNull(throttle, "throttle");
+    }
+  }
+
+  private final Conversation conversation;
+  private final ContextProvider trim;
+  private final ContextProvider summarize;
+  private final ToDoubleBiFunction<List<Message>, CompressionConfig> trimSavings;
+  private final Settings settings;
+  private final Clock clock;
+  private final CompactionApplier applier;
+  private ContextMeter meter;
+  private int lastVisible = -1;
+  private Instant lastCheck = Instant.MIN;
+
+  /**
+   * @param conversation the conversation to keep within budget
+   * @param trim the rule-based strategy
+   * @param summarize the summary strategy
+   * @param trimSavings estimated fraction of the stored text a full trim would save
+   * @param settings thresholds
+   * @param clock time source
+   * @param listener receives every compaction (e.g. the journal)
+   */
+  public AutoCompactor(
+      Conversation conversation,
+      ContextProvider trim,
+      ContextProvider summarize,
+      ToDoubleBiFunction<List<Message>, CompressionConfig> trimSavings,
+      Settings settings,
+      Clock clock,
+      CompactionListener listener) {
+    this.conversation = Objects.requireNonNull(conversation, "conversation");
+    this.trim = Objects.requireNonNull(trim, "trim");
+    this.summarize = Objects.requireNonNull(summarize, "summarize");
+    this.trimSavings = Objects.requireNonNull(trimSavings, "trimSavings");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.applier = new CompactionApplier(clock, Objects.requireNonNull(listener, "listener"));
+  }
+
+  /** Runs the policy once. Never throws for a strategy failure: that is a {@code Failed}. */
+  public CompactionOutcome afterTurn(PolicyContext ctx) {
+    List<Message> active = conversation.activeMessages();
+    long budget = ctx.budgetTokens();
+    int visible = CompactionApplier.visible(active);
+    Instant now = clock.instant();
+    if (visible == lastVisible && now.isBefore(lastCheck.plus(settings.throttle()))) {
+      return new CompactionOutcome.NotNeeded(
+          "throttled: no new messages since the last check", -1, budget);
+    }
+    lastVisible = visible;
+    lastCheck = now;
+    if (PendingCalls.any(active)) {
+      return new CompactionOutcome.NotNeeded(
+          "tool calls are pending; waiting for their results", -1, budget);
+    }
+    TokenCounter counter = ctx.base().counter();
+    ContextMeasurement measured = meter(counter).measure(active, ctx.model());
+    long tokens = measured.tokens();
+    if (tokens < settings.reminderRatio() * budget) {
+      return new CompactionOutcome.NotNeeded("below the budget", tokens, budget);
+    }
+    if (tokens < budget) {
+      return remind(ctx, tokens, budget);
+    }
+    return compact(ctx, active, tokens, budget, counter);
+  }
+
+  private ContextMeter meter(TokenCounter counter) {
+    if (meter == null || meter.counter() != counter) {
+      meter = new ContextMeter(counter);
+    }
+    return meter;
+  }
+
+  private CompactionOutcome remind(PolicyContext ctx, long tokens, long budget) {
+    String view = conversation.activeView().id();
+    for (Message m : conversation.master().messages()) {
+      if (view.equals(m.metadata().extra().get(REMINDER_KEY))) {
+        return new CompactionOutcome.NotNeeded(
+            "reminder already sent for view " + view, tokens, budget);
+      }
+    }
+    StringBuilder text =
+        new StringBuilder()
+            .append("[Context notice from the context manager, not from the user] This")
+            .append(" conversation is at ")
+            .append(Math.round(100.0 * tokens / budget))
+            .append(" % of its context budget (")
+            .append(String.format("%,d of %,d tokens", tokens, budget))
+            .append("). It will be compacted soon. At the next safe sub-task boundary, write down")
+            .append(" the durable state needed to continue: the objective; decisions and")
+            .append(" constraints; work state (done, active, blocked); the next move; and the")
+            .append(" files to reload, with why.");
+    ctx.compactInstructions().ifPresent(i -> text.append("\n\nProject instructions: ").append(i));
+    Map<String, Object> extra = new LinkedHashMap<>();
+    extra.put(REMINDER_KEY, view);
+    Message reminder =
+        Message.builder(Role.USER)
+            .content(text.toString())
+            .timestamp(clock.instant())
+            .metadata(new MessageMetadata(null, null, null, null, extra))
+            .build();
+    conversation.append(reminder);
+    return new CompactionOutcome.Reminded(reminder, tokens, budget);
+  }
+
+  private CompactionOutcome compact(
+      PolicyContext ctx, List<Message> active, long tokens, long budget, TokenCounter counter) {
+    Instant started = clock.instant();
+    boolean latched = latched();
+    CompressionConfig trimConfig =
+        ctx.base().toBuilder()
+            .limit(ctx.limit())
+            .trimTargetRatio(settings.trimTargetRatio())
+            .build();
+    long stored = counter.countMessages(active);
+    double estimate = trimSavings.applyAsDouble(active, trimConfig);
+    if (estimate >= settings.minSavings() || latched) {
+      CompactionResult r;
+      try {
+        r = trim.compress(active, trimConfig);
+      } catch (CompactorException e) {
+        return new CompactionOutcome.Failed(trim.name(), e.getMessage(), tokens, budget);
+      }
+      long after = counter.countMessages(r.messages());
+      double saved = stored == 0 ? 0 : (stored - after) / (double) stored;
+      if (saved >= settings.minSavings()) {
+        return applied(active, r, trim.name(), tokens, budget, started, counter);
+      }
+      if (latched) {
+        return new CompactionOutcome.Failed(
+            trim.name(),
+            String.format(
+                "trim would save only %.1f %% (< %.0f %%) and summaries are paused after a failed"
+                    + " summary until %d more messages arrive",
+                100 * saved, 100 * settings.minSavings(), settings.latchGrowth()),
+            tokens,
+            budget);
+      }
+    }
+    return summarizeNow(ctx, active, tokens, budget, counter, started);
+  }
+
+  private CompactionOutcome summarizeNow(
+      PolicyContext ctx,
+      List<Message> active,
+      long tokens,
+      long budget,
+      TokenCounter counter,
+      Instant started) {
+    CompressionConfig cfg = summaryConfig(ctx, ctx.compactInstructions().orElse(null));
+    CompactionResult r;
+    try {
+      r = summarize.compress(active, cfg);
+    } catch (CompactorException e) {
+      latch();
+      return new CompactionOutcome.Failed(summarize.name(), e.getMessage(), tokens, budget);
+    }
+    return applied(active, r, summarize.name(), tokens, budget, started, counter);
+  }
+
+  private CompactionOutcome applied(
+      List<Message> active,
+      CompactionResult r,
+      String strategy,
+      long tokens,
+      long budget,
+      Instant started,
+      TokenCounter counter) {
+    try {
+      CompactionReport report =
+          applier.apply(
+              conversation,
+              active,
+              r,
+              strategy,
+              Trigger.AUTO,
+              counter.countMessages(active),
+              started,
+              counter);
+      lastVisible = CompactionApplier.visible(conversation.activeMessages());
+      return new CompactionOutcome.Compacted(report, tokens, budget, java.util.Optional.empty());
+    } catch (CompactorException e) {
+      return new CompactionOutcome.Failed(strategy, e.getMessage(), tokens, budget);
+    }
+  }
+
+  /** Summary options shared by the policies: limit = budget, tail and instructions. */
+  static CompressionConfig summaryConfig(PolicyContext ctx, String instructions) {
+    Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
+    extra.put("keep_recent_tokens", ctx.keepRecentTokens());
+    if (instructions != null && !instructions.isBlank()) {
+      extra.put("instructions", instructions);
+    }
+    return ctx.base().toBuilder()
+        .limit(ctx.limit())
+        .trimTargetRatio(1.0)
+        .extraConfig(extra)
+        .build();
+  }
+
+  /** Whether summaries are paused after a failure. */
+  public boolean latched() {
+    List<Message> master = conversation.master().messages();
+    int visible = 0;
+    Integer failedAt = null;
+    for (Message m : master) {
+      Object f = m.metadata().extra().get(SUMMARY_FAILED_KEY);
+      if (f instanceof Number n) {
+        failedAt = n.intValue();
+        visible = 0;
+      } else if (m.metadata().extra().containsKey(CompactionApplier.STATUS_KEY)) {
+        // A successful compaction clears the latch.
+        failedAt = null;
+      }
+      if (!m.uiOnly() && failedAt != null) {
+        visible++;
+      }
+    }
+    return failedAt != null && visible < settings.latchGrowth();
+  }
+
+  private void latch() {
+    int visible = 0;
+    for (Message m : conversation.master().messages()) {
+      if (!m.uiOnly()) {
+        visible++;
+      }
+    }
+    Map<String, Object> extra = new LinkedHashMap<>();
+    extra.put(SUMMARY_FAILED_KEY, visible);
+    conversation.append(
+        Message.builder(Role.SYSTEM)
+            .content(
+                "Summary failed; automatic compaction uses trim only until "
+                    + settings.latchGrowth()
+                    + " more messages arrive.")
+            .timestamp(clock.instant())
+            .uiOnly(true)
+            .hidden(true)
+            .metadata(new MessageMetadata(null, null, null, null, extra))
+            .build());
+  }
+}

@@ -1,0 +1,221 @@
+package dev.compactor.core.policy;
+
+import static dev.compactor.core.policy.PolicyFixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.compactor.core.compaction.CompressionConfig;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.view.InMemoryConversation;
+import dev.compactor.core.view.InMemoryMasterLog;
+import dev.compactor.core.view.ViewValidator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class AutoCompactorTest {
+  private final MutableClock clock = new MutableClock();
+  private final StubOutputs trim = new StubOutputs();
+  private final Checkpoint summarize = new Checkpoint();
+  private final List<CompactionReport> journal = new ArrayList<>();
+  private double savings = 0.5;
+  private InMemoryConversation conv;
+  private AutoCompactor auto;
+
+  private static final AutoCompactor.Settings NO_THROTTLE =
+      new AutoCompactor.Settings(0.9, 0.7, 0.10, 20, Duration.ZERO);
+
+  @BeforeEach
+  void setUp() {
+    conv = new InMemoryConversation(new InMemoryMasterLog());
+    auto = newAuto(NO_THROTTLE);
+  }
+
+  private AutoCompactor newAuto(AutoCompactor.Settings s) {
+    return new AutoCompactor(conv, trim, summarize, (m, c) -> savings, s, clock, journal::add);
+  }
+
+  private PolicyContext ctx(long budget) {
+    return PolicyContext.of(
+        "test/model", budget, CompressionConfig.builder().counter(CHARS).build());
+  }
+
+  private void fill(int... tokens) {
+    int i = 0;
+    for (int t : tokens) {
+      conv.append(user("u" + conv.master().size() + "-" + i++, t));
+    }
+  }
+
+  @Test
+  void belowNinetyPercent_doesNothing() {
+    fill(10, 800, 89);
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(o).isInstanceOf(CompactionOutcome.NotNeeded.class);
+    assertThat(o.tokens()).isEqualTo(899);
+    assertThat(conv.views()).hasSize(1);
+  }
+
+  @Test
+  void exactlyNinetyPercent_remindsOncePerView_withInstructions() {
+    fill(10, 800, 90);
+    CompactionOutcome o = auto.afterTurn(ctx(1000).withInstructions("Note the task id."));
+    assertThat(o).isInstanceOf(CompactionOutcome.Reminded.class);
+    Message reminder = ((CompactionOutcome.Reminded) o).reminder();
+    assertThat(reminder.content())
+        .contains("objective")
+        .contains("decisions")
+        .contains("next move")
+        .contains("files to reload")
+        .contains("Note the task id.");
+    assertThat(reminder.uiOnly()).isFalse();
+    assertThat(conv.activeMessages()).endsWith(reminder);
+    // The reminder itself pushed the context over 90 % but not to the budget: no second one.
+    CompactionOutcome again = auto.afterTurn(ctx(10_000));
+    assertThat(again).isInstanceOf(CompactionOutcome.NotNeeded.class);
+    CompactionOutcome third = auto.afterTurn(ctx(reminderBudget()));
+    assertThat(third).isInstanceOf(CompactionOutcome.NotNeeded.class);
+    assertThat(((CompactionOutcome.NotNeeded) third).reason()).contains("already sent");
+  }
+
+  private long reminderBudget() {
+    long tokens = CHARS.countMessages(conv.activeMessages());
+    return (long) Math.ceil(tokens / 0.95);
+  }
+
+  @Test
+  void reminder_isDeferredWhileToolCallsArePending() {
+    fill(10, 800);
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", 1)); // ... of two calls: still pending? no, one call: answered
+    conv.append(call("a2", "c2"));
+    CompactionOutcome o = auto.afterTurn(ctx(900));
+    assertThat(o).isInstanceOf(CompactionOutcome.NotNeeded.class);
+    assertThat(((CompactionOutcome.NotNeeded) o).reason()).contains("pending");
+    conv.append(result("t2", "c2", 89));
+    assertThat(auto.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.Reminded.class);
+  }
+
+  @Test
+  void atBudget_trims_makesNewView_journals_andKeepsMasterComplete() {
+    conv.append(user("u1", 10));
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", 800));
+    conv.append(assistant("a2", 200));
+    List<Message> before = conv.master().messages();
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);
+    CompactionReport r = ((CompactionOutcome.Compacted) o).report();
+    assertThat(r.strategy()).isEqualTo("trim");
+    assertThat(r.trigger()).isEqualTo(Trigger.AUTO);
+    assertThat(r.tokensBefore()).isEqualTo(1015); // 10 + "shell" + 800 + 200
+    assertThat(r.tokensAfter()).isEqualTo(216);
+    assertThat(r.viewId()).isEqualTo("compacted-001");
+    assertThat(journal).containsExactly(r);
+    assertThat(conv.activeView().id()).isEqualTo("compacted-001");
+    assertThat(conv.master().messages()).startsWith(before.toArray(Message[]::new));
+    assertThat(conv.recover(conv.activeMessages().get(2).id()).get(0).content()).hasSize(800);
+    assertThat(new ViewValidator().validate(conv.activeMessages())).isEmpty();
+    assertThat(summarize.calls).isZero();
+  }
+
+  @Test
+  void lowEstimatedSavings_summarizesInstead() {
+    savings = 0.05;
+    fill(10, 800, 200);
+    CompactionOutcome o = auto.afterTurn(ctx(1000).withInstructions("keep the branch name"));
+    assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);
+    assertThat(((CompactionOutcome.Compacted) o).report().strategy()).isEqualTo("summarize");
+    assertThat(trim.calls).isZero();
+    assertThat(summarize.lastConfig.extraConfig())
+        .containsEntry("instructions", "keep the branch name")
+        .containsEntry("keep_recent_tokens", 20_000L);
+    assertThat(summarize.lastConfig.limit()).isEqualTo(1000);
+  }
+
+  @Test
+  void trimThatSavesLittle_isRejected_andSummaryRuns() {
+    savings = 0.5; // the estimate promises much, but the stub saves nothing on user text
+    fill(10, 800, 200);
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(trim.calls).isEqualTo(1);
+    assertThat(((CompactionOutcome.Compacted) o).report().strategy()).isEqualTo("summarize");
+    assertThat(conv.views()).hasSize(2);
+  }
+
+  @Test
+  void failedSummary_latchesToTrimOnly_untilTwentyMoreMessages() {
+    savings = 0.0;
+    summarize.fail = true;
+    fill(10, 800, 200);
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(o).isInstanceOf(CompactionOutcome.Failed.class);
+    assertThat(((CompactionOutcome.Failed) o).reason()).contains("model unavailable");
+    assertThat(conv.views()).hasSize(1);
+    assertThat(auto.latched()).isTrue();
+
+    summarize.fail = false;
+    conv.append(user("more", 1));
+    CompactionOutcome latched = auto.afterTurn(ctx(1000));
+    assertThat(latched).isInstanceOf(CompactionOutcome.Failed.class);
+    assertThat(((CompactionOutcome.Failed) latched).reason()).contains("paused");
+    assertThat(summarize.calls).isEqualTo(1);
+
+    for (int i = 0; i < 19; i++) {
+      conv.append(user("grow" + i, 1));
+    }
+    assertThat(auto.latched()).isFalse();
+    CompactionOutcome retried = auto.afterTurn(ctx(1000));
+    assertThat(retried).isInstanceOf(CompactionOutcome.Compacted.class);
+    assertThat(summarize.calls).isEqualTo(2);
+  }
+
+  @Test
+  void latch_survivesAReload_ofTheSameLog() {
+    savings = 0.0;
+    summarize.fail = true;
+    fill(10, 800, 200);
+    auto.afterTurn(ctx(1000));
+    AutoCompactor reloaded = newAuto(NO_THROTTLE);
+    assertThat(reloaded.latched()).isTrue();
+  }
+
+  @Test
+  void uiOnlyMessages_areNotGrowth_andNotCounted() {
+    fill(10, 800, 89);
+    conv.append(
+        Message.builder(dev.compactor.core.message.Role.SYSTEM)
+            .id("status")
+            .content(text(5000))
+            .uiOnly(true)
+            .build());
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(o.tokens()).isEqualTo(899);
+  }
+
+  @Test
+  void throttle_skipsRepeatedChecks_withoutNewMessages() {
+    auto = newAuto(AutoCompactor.Settings.DEFAULTS);
+    fill(10, 800, 200);
+    savings = 0.0;
+    summarize.fail = true;
+    assertThat(auto.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.Failed.class);
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(((CompactionOutcome.NotNeeded) o).reason()).contains("throttled");
+    clock.advance(Duration.ofSeconds(61));
+    assertThat(auto.afterTurn(ctx(1000))).isNotInstanceOf(CompactionOutcome.NotNeeded.class);
+  }
+
+  @Test
+  void newView_rearmsTheReminder() {
+    conv.append(user("u1", 10));
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", 800));
+    conv.append(assistant("a2", 200));
+    assertThat(auto.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.Compacted.class);
+    // now 211 tokens in view compacted-001; grow to 90 % of 300
+    fill(60);
+    assertThat(auto.afterTurn(ctx(300))).isInstanceOf(CompactionOutcome.Reminded.class);
+  }
+}
