@@ -1,8 +1,8 @@
 package dev.compactor.core.compaction.mask;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,123 +12,239 @@ import java.util.regex.Pattern;
  * (with line numbers), ids — so that a placeholder can keep them when the output itself goes.
  *
  * <p>Bounded: at most {@code max} mentions, each at most {@value #MAX_LENGTH} characters, a few per
- * kind, kinds in the order above (errors first: they are what the model most often needs to see
- * again), each kind in order of first occurrence. Every pattern is linear in the text. Stateless
- * and thread-safe.
+ * kind, kinds in the order above (errors first: they are what the model most often needs again),
+ * each kind in order of first occurrence. Of a very long output only the first and last {@value
+ * #WINDOW} characters are read (commands and paths come first, errors and summaries last).
+ *
+ * <p>One pass: a single character-class pattern cuts the text into word-like tokens, and each token
+ * is classified with string checks, small patterns running only on tokens that pass them (the
+ * masking of a long session reads megabytes). Stateless and thread-safe.
  */
 final class Mentions {
   static final int MAX_LENGTH = 80;
+  static final int WINDOW = 20_000;
 
-  private static final String EXT =
-      "(?:java|kt|kts|scala|groovy|py|pyi|ipynb|js|mjs|cjs|ts|tsx|jsx|go|rs|rb|php|c|h|cc|cpp|hpp"
-          + "|cs|swift|m|sh|bash|zsh|sql|html|css|scss|vue|svelte|md|rst|txt|json|jsonl|ya?ml|toml"
-          + "|xml|gradle|properties|ini|cfg|conf|lock|csv|tsv|log|proto|tf|dockerfile)";
+  private enum Kind {
+    ERROR(3),
+    TEST(3),
+    PATH(4),
+    ID(3);
 
-  /** Exception/error type names, qualified or not; group 1 is the simple name. */
+    final int cap;
+
+    Kind(int cap) {
+      this.cap = cap;
+    }
+  }
+
+  private static final Pattern TOKEN = Pattern.compile("[\\w./:@#~=+-]+");
+
+  private static final Pattern EXT =
+      Pattern.compile(
+          "(?:java|kt|kts|scala|groovy|py|pyi|ipynb|js|mjs|cjs|ts|tsx|jsx|go|rs|rb|php|c|h|cc|cpp"
+              + "|hpp|cs|swift|m|sh|bash|zsh|sql|html|css|scss|vue|svelte|md|rst|txt|json|jsonl"
+              + "|ya?ml|toml|xml|gradle|properties|ini|cfg|conf|lock|csv|tsv|log|proto|tf)");
   private static final Pattern ERROR =
-      Pattern.compile(
-          "\\b(?:[A-Za-z_$][\\w$]*\\.)*([A-Z][\\w$]*(?:Error|Exception|Failure|Fault))\\b");
-
-  /** pytest node ids, test_ functions, JUnit-style test classes with an optional method. */
-  private static final Pattern TEST =
-      Pattern.compile(
-          "(?<![\\w./-])((?:[\\w.-]+/)*[\\w.-]+\\.py::[\\w\\[\\]:.-]+)"
-              + "|\\b(test_\\w+)"
-              + "|\\b([A-Z]\\w*(?:Test|Tests|IT|Spec)(?:#\\w+|\\.(?!"
-              + EXT
-              + "\\b)[a-z]\\w*)?)\\b");
-
-  /** Paths with at least one slash, optionally followed by :line[:column]. */
+      Pattern.compile("[A-Z][\\w$]*(?:Error|Exception|Failure|Fault)");
+  private static final Pattern TEST_CLASS =
+      Pattern.compile("[A-Z]\\w*(?:Test|Tests|IT|Spec)(?:[.#][a-z]\\w*)?");
+  private static final Pattern PYTEST_ID = Pattern.compile("[\\w./-]+\\.py::[\\w:.-]+");
+  private static final Pattern TEST_FUNCTION = Pattern.compile("test_\\w+");
   private static final Pattern PATH =
-      Pattern.compile(
-          "(?<![\\w./~:-])((?:~|\\.{1,2})?/?(?:[\\w@+-][\\w.@+-]*/)+[\\w@+-][\\w.@+-]*(?::\\d+){0,2})");
-
-  /** Bare file names with a known extension, optionally followed by :line[:column]. */
+      Pattern.compile("(?:~|\\.{1,2})?/?(?:[\\w@+-][\\w.@+-]*/)+[\\w@+-][\\w.@+-]*(?::\\d+){0,2}");
   private static final Pattern FILE =
-      Pattern.compile("(?<![\\w./-])([\\w-]+\\." + EXT + "(?::\\d+){0,2})\\b");
-
-  /** Numbers that look like ids or line numbers. */
-  private static final Pattern ID =
-      Pattern.compile(
-          "\\b((?:line|Line|LINE)\\s+\\d+)"
-              + "|\\b((?:id|ID|Id|pid|PID|PR|pr|issue|Issue|ticket|order|request|job|run)"
-              + "[ =:#-]{0,3}\\d+)\\b"
-              + "|(?<![\\w#])(#\\d{2,})\\b"
-              + "|\\b([A-Z][A-Z0-9]{1,9}-\\d{2,})\\b"
-              + "|\\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b"
-              + "|\\b((?=[0-9a-f]*\\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40})\\b");
-
+      Pattern.compile("[\\w-]+\\." + EXT.pattern() + "(?::\\d+){0,2}");
   private static final Pattern HAS_EXTENSION = Pattern.compile(".*\\.\\w{1,10}(?::\\d+){0,2}");
+  private static final Pattern LINE_NUMBER_SUFFIX = Pattern.compile(":\\d+(?::\\d+)?$");
+  private static final Pattern KEYED_ID =
+      Pattern.compile("(?:id|ID|Id|pid|PID|PR|pr|issue|ticket|order|request|job|run)[=:#-]\\d+");
+  private static final Pattern ISSUE = Pattern.compile("#\\d{2,}");
+  private static final Pattern NUMBER = Pattern.compile("#?\\d+");
+  private static final Pattern TICKET = Pattern.compile("[A-Z][A-Z0-9]{1,9}-\\d{2,}");
+  private static final Pattern UUID =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+  private static final Pattern HEX =
+      Pattern.compile("(?=[0-9a-f]*\\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}");
+  private static final Set<String> ID_WORDS =
+      Set.of(
+          "id", "ID", "Id", "pid", "PID", "PR", "pr", "issue", "Issue", "ticket", "order",
+          "request", "job", "run");
+  private static final Set<String> LINE_WORDS = Set.of("line", "Line", "LINE");
 
   private Mentions() {}
 
   /** At most {@code max} identifiers named in {@code text}, most useful kinds first. */
   static List<String> of(String text, int max) {
-    Set<String> out = new LinkedHashSet<>();
-    collect(ERROR, text, 3, max, out, s -> true);
-    collect(TEST, text, 3, max, out, s -> true);
-    collect(PATH, text, 4, max, out, Mentions::looksLikePath);
-    collect(FILE, text, 4, max, out, s -> true);
-    collect(ID, text, 3, max, out, s -> true);
-    return new ArrayList<>(out);
+    List<List<String>> found = new ArrayList<>();
+    for (int k = 0; k < Kind.values().length; k++) {
+      found.add(new ArrayList<>());
+    }
+    if (text.length() <= 2 * WINDOW) {
+      scan(text, found);
+    } else {
+      scan(text.substring(0, WINDOW), found);
+      scan(text.substring(text.length() - WINDOW), found);
+    }
+    List<String> out = new ArrayList<>();
+    for (List<String> kind : found) {
+      for (String s : kind) {
+        if (out.size() < max) {
+          add(s, out);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void scan(String text, List<List<String>> found) {
+    Matcher m = TOKEN.matcher(text);
+    String previous = "";
+    while (m.find()) {
+      String token = strip(m.group());
+      if (!token.isEmpty()) {
+        classify(token, previous, found);
+        previous = token;
+      }
+      if (full(found)) {
+        return;
+      }
+    }
+  }
+
+  private static void classify(String t, String previous, List<List<String>> found) {
+    if (t.length() > MAX_LENGTH) {
+      return;
+    }
+    // Errors: the simple name of a (possibly qualified) exception type.
+    String simple = t.substring(t.lastIndexOf('.') + 1);
+    if (endsWithErrorWord(simple) && ERROR.matcher(simple).matches()) {
+      offer(found, Kind.ERROR, simple);
+      return;
+    }
+    // Tests.
+    if (t.contains(".py::") && PYTEST_ID.matcher(t).matches()) {
+      offer(found, Kind.TEST, t);
+      return;
+    }
+    if (t.startsWith("test_") && TEST_FUNCTION.matcher(t).matches()) {
+      offer(found, Kind.TEST, t);
+      return;
+    }
+    if (Character.isUpperCase(t.charAt(0))
+        && (t.contains("Test") || t.contains("IT") || t.contains("Spec"))) {
+      String noLine = LINE_NUMBER_SUFFIX.matcher(t).replaceFirst("");
+      if (TEST_CLASS.matcher(noLine).matches()) {
+        offer(found, Kind.TEST, noLine);
+        return;
+      }
+    }
+    // Paths and file names.
+    if (t.indexOf('/') >= 0) {
+      if (!t.contains("//") && looksLikePath(t) && PATH.matcher(t).matches()) {
+        offer(found, Kind.PATH, t);
+      }
+      return;
+    }
+    if (t.indexOf('.') > 0 && FILE.matcher(t).matches()) {
+      offer(found, Kind.PATH, t);
+      return;
+    }
+    // Numbers that look like ids or line numbers.
+    char c = t.charAt(0);
+    if (Character.isDigit(c) || c == '#') {
+      if (LINE_WORDS.contains(previous) && Character.isDigit(c) && NUMBER.matcher(t).matches()) {
+        offer(found, Kind.ID, previous + " " + t);
+      } else if (ID_WORDS.contains(previous) && NUMBER.matcher(t).matches()) {
+        offer(found, Kind.ID, previous + " " + t);
+      } else if (ISSUE.matcher(t).matches()
+          || UUID.matcher(t).matches()
+          || HEX.matcher(t).matches()) {
+        offer(found, Kind.ID, t);
+      }
+    } else if (Character.isDigit(t.charAt(t.length() - 1))) {
+      boolean keyed = t.indexOf('=') > 0 || t.indexOf(':') > 0 || t.indexOf('#') > 0;
+      boolean dashed = t.indexOf('-') > 0;
+      if ((keyed || dashed) && KEYED_ID.matcher(t).matches()
+          || dashed && Character.isUpperCase(c) && TICKET.matcher(t).matches()
+          || c >= 'a' && c <= 'f' && (HEX.matcher(t).matches() || UUID.matcher(t).matches())) {
+        offer(found, Kind.ID, t);
+      }
+    } else if (c >= 'a' && c <= 'f' && t.length() >= 7 && HEX.matcher(t).matches()) {
+      offer(found, Kind.ID, t);
+    }
+  }
+
+  private static boolean endsWithErrorWord(String s) {
+    return s.endsWith("Error")
+        || s.endsWith("Exception")
+        || s.endsWith("Failure")
+        || s.endsWith("Fault");
   }
 
   private static boolean looksLikePath(String s) {
     // "and/or", "km/h" are prose: a path has an extension or at least two separators.
-    int slashes = (int) s.chars().filter(c -> c == '/').count();
-    return s.chars().anyMatch(Character::isLetter)
-        && (slashes >= 2 || HAS_EXTENSION.matcher(s).matches());
+    int slashes = 0;
+    boolean letter = false;
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      slashes += ch == '/' ? 1 : 0;
+      letter |= Character.isLetter(ch);
+    }
+    return letter && (slashes >= 2 || HAS_EXTENSION.matcher(s).matches());
   }
 
-  private static void collect(
-      Pattern p,
-      String text,
-      int perKind,
-      int max,
-      Set<String> out,
-      java.util.function.Predicate<String> accept) {
-    int taken = 0;
-    Matcher m = p.matcher(text);
-    while (taken < perKind && out.size() < max && m.find()) {
-      String s = firstGroup(m);
-      if (s == null || s.length() > MAX_LENGTH || !accept.test(s) || said(s, out)) {
-        continue;
-      }
-      out.add(s);
-      taken++;
+  /** Drops punctuation that ends a sentence or a key around a token. */
+  private static String strip(String t) {
+    int start = 0;
+    int end = t.length();
+    while (start < end && ":=+".indexOf(t.charAt(start)) >= 0) {
+      start++;
+    }
+    while (end > start && ".:,=#-+/~".indexOf(t.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    return t.substring(start, end);
+  }
+
+  private static void offer(List<List<String>> found, Kind kind, String s) {
+    List<String> list = found.get(kind.ordinal());
+    if (list.size() < kind.cap && !list.contains(s)) {
+      list.add(s);
     }
   }
 
-  private static String firstGroup(Matcher m) {
-    for (int g = 1; g <= m.groupCount(); g++) {
-      if (m.group(g) != null) {
-        return m.group(g);
+  private static boolean full(List<List<String>> found) {
+    for (Kind k : Kind.values()) {
+      if (found.get(k.ordinal()).size() < k.cap) {
+        return false;
       }
     }
-    return null;
+    return true;
   }
 
   /**
-   * Whether {@code s} is already said: equal to or part of a mention taken before. A mention that
+   * Adds {@code s} unless already said: equal to or part of a mention taken before. A mention that
    * contains earlier ones (a test id containing its test name) replaces them, keeping the order.
    */
-  private static boolean said(String s, Set<String> out) {
-    List<String> current = new ArrayList<>(out);
+  private static void add(String s, List<String> out) {
     boolean replaced = false;
-    for (int i = 0; i < current.size(); i++) {
-      String o = current.get(i);
+    for (int i = 0; i < out.size(); i++) {
+      String o = out.get(i);
+      if (o == null) {
+        continue;
+      }
       if (o.contains(s)) {
-        return true;
+        return;
       }
       if (s.contains(o)) {
-        current.set(i, replaced ? null : s);
+        out.set(i, replaced ? null : s);
         replaced = true;
       }
     }
     if (replaced) {
-      out.clear();
-      current.stream().filter(java.util.Objects::nonNull).forEach(out::add);
+      out.removeIf(Objects::isNull);
+    } else {
+      out.add(s);
     }
-    return replaced;
   }
 }

@@ -109,7 +109,8 @@ class MaskProviderTest {
     assertThat(r.provenance()).containsEntry(masked.id(), List.of(source.id()));
     assertThat(r.messages()).hasSameSizeAs(s);
     assertThat(r.messages().get(2)).isSameAs(s.get(2));
-    assertThat(r.limitations()).singleElement().asString().startsWith("masked 10 tool output(s)");
+    assertThat(r.limitations()).first().asString().startsWith("masked 10 tool output(s)");
+    assertThat(r.limitations().get(1)).startsWith("still ").contains("over the limit of 1,000");
   }
 
   @Test
