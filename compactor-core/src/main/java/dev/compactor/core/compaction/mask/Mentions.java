@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -37,13 +36,63 @@ final class Mentions {
     }
   }
 
-  private static final Pattern TOKEN = Pattern.compile("[\\w./:@#~=+-]+");
-
-  private static final Pattern EXT =
-      Pattern.compile(
-          "(?:java|kt|kts|scala|groovy|py|pyi|ipynb|js|mjs|cjs|ts|tsx|jsx|go|rs|rb|php|c|h|cc|cpp"
-              + "|hpp|cs|swift|m|sh|bash|zsh|sql|html|css|scss|vue|svelte|md|rst|txt|json|jsonl"
-              + "|ya?ml|toml|xml|gradle|properties|ini|cfg|conf|lock|csv|tsv|log|proto|tf)");
+  private static final Set<String> EXTENSIONS =
+      Set.of(
+          "java",
+          "kt",
+          "kts",
+          "scala",
+          "groovy",
+          "py",
+          "pyi",
+          "ipynb",
+          "js",
+          "mjs",
+          "cjs",
+          "ts",
+          "tsx",
+          "jsx",
+          "go",
+          "rs",
+          "rb",
+          "php",
+          "c",
+          "h",
+          "cc",
+          "cpp",
+          "hpp",
+          "cs",
+          "swift",
+          "m",
+          "sh",
+          "bash",
+          "zsh",
+          "sql",
+          "html",
+          "css",
+          "scss",
+          "vue",
+          "svelte",
+          "md",
+          "rst",
+          "txt",
+          "json",
+          "jsonl",
+          "yml",
+          "yaml",
+          "toml",
+          "xml",
+          "gradle",
+          "properties",
+          "ini",
+          "cfg",
+          "conf",
+          "lock",
+          "csv",
+          "tsv",
+          "log",
+          "proto",
+          "tf");
   private static final Pattern ERROR =
       Pattern.compile("[A-Z][\\w$]*(?:Error|Exception|Failure|Fault)");
   private static final Pattern TEST_CLASS =
@@ -52,14 +101,11 @@ final class Mentions {
   private static final Pattern TEST_FUNCTION = Pattern.compile("test_\\w+");
   private static final Pattern PATH =
       Pattern.compile("(?:~|\\.{1,2})?/?(?:[\\w@+-][\\w.@+-]*/)+[\\w@+-][\\w.@+-]*(?::\\d+){0,2}");
-  private static final Pattern FILE =
-      Pattern.compile("[\\w-]+\\." + EXT.pattern() + "(?::\\d+){0,2}");
+  private static final Pattern FILE = Pattern.compile("[\\w-]+\\.\\w+(?::\\d+){0,2}");
   private static final Pattern HAS_EXTENSION = Pattern.compile(".*\\.\\w{1,10}(?::\\d+){0,2}");
   private static final Pattern LINE_NUMBER_SUFFIX = Pattern.compile(":\\d+(?::\\d+)?$");
   private static final Pattern KEYED_ID =
       Pattern.compile("(?:id|ID|Id|pid|PID|PR|pr|issue|ticket|order|request|job|run)[=:#-]\\d+");
-  private static final Pattern ISSUE = Pattern.compile("#\\d{2,}");
-  private static final Pattern NUMBER = Pattern.compile("#?\\d+");
   private static final Pattern TICKET = Pattern.compile("[A-Z][A-Z0-9]{1,9}-\\d{2,}");
   private static final Pattern UUID =
       Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
@@ -80,10 +126,10 @@ final class Mentions {
       found.add(new ArrayList<>());
     }
     if (text.length() <= 2 * WINDOW) {
-      scan(text, found);
+      scan(text, 0, text.length(), found);
     } else {
-      scan(text.substring(0, WINDOW), found);
-      scan(text.substring(text.length() - WINDOW), found);
+      scan(text, 0, WINDOW, found);
+      scan(text, text.length() - WINDOW, text.length(), found);
     }
     List<String> out = new ArrayList<>();
     for (List<String> kind : found) {
@@ -96,19 +142,37 @@ final class Mentions {
     return out;
   }
 
-  private static void scan(String text, List<List<String>> found) {
-    Matcher m = TOKEN.matcher(text);
+  private static void scan(String text, int from, int to, List<List<String>> found) {
     String previous = "";
-    while (m.find()) {
-      String token = strip(m.group());
-      if (!token.isEmpty()) {
-        classify(token, previous, found);
-        previous = token;
+    int i = from;
+    while (i < to) {
+      while (i < to && !isTokenChar(text.charAt(i))) {
+        i++;
       }
-      if (full(found)) {
-        return;
+      int start = i;
+      while (i < to && isTokenChar(text.charAt(i))) {
+        i++;
+      }
+      if (i > start) {
+        String token = strip(text.substring(start, i));
+        if (!token.isEmpty()) {
+          classify(token, previous, found);
+          previous = token;
+        }
+        if (full(found)) {
+          return;
+        }
       }
     }
+  }
+
+  /** ASCII letters and digits, '_' and the punctuation of paths, keys and ids. */
+  private static boolean isTokenChar(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '_'
+        || (c < 128 && "./:@#~=+-".indexOf(c) >= 0);
   }
 
   private static void classify(String t, String previous, List<List<String>> found) {
@@ -145,20 +209,19 @@ final class Mentions {
       }
       return;
     }
-    if (t.indexOf('.') > 0 && FILE.matcher(t).matches()) {
+    if (t.indexOf('.') > 0 && hasKnownExtension(t) && FILE.matcher(t).matches()) {
       offer(found, Kind.PATH, t);
       return;
     }
     // Numbers that look like ids or line numbers.
     char c = t.charAt(0);
-    if (Character.isDigit(c) || c == '#') {
-      if (LINE_WORDS.contains(previous) && Character.isDigit(c) && NUMBER.matcher(t).matches()) {
+    if (c == '#' || (c >= '0' && c <= '9')) {
+      String digits = c == '#' ? t.substring(1) : t;
+      if (LINE_WORDS.contains(previous) && c != '#' && allDigits(t)) {
         offer(found, Kind.ID, previous + " " + t);
-      } else if (ID_WORDS.contains(previous) && NUMBER.matcher(t).matches()) {
+      } else if (ID_WORDS.contains(previous) && allDigits(digits)) {
         offer(found, Kind.ID, previous + " " + t);
-      } else if (ISSUE.matcher(t).matches()
-          || UUID.matcher(t).matches()
-          || HEX.matcher(t).matches()) {
+      } else if (c == '#' ? digits.length() >= 2 && allDigits(digits) : looksLikeHexId(t)) {
         offer(found, Kind.ID, t);
       }
     } else if (Character.isDigit(t.charAt(t.length() - 1))) {
@@ -166,12 +229,41 @@ final class Mentions {
       boolean dashed = t.indexOf('-') > 0;
       if ((keyed || dashed) && KEYED_ID.matcher(t).matches()
           || dashed && Character.isUpperCase(c) && TICKET.matcher(t).matches()
-          || c >= 'a' && c <= 'f' && (HEX.matcher(t).matches() || UUID.matcher(t).matches())) {
+          || c >= 'a' && c <= 'f' && looksLikeHexId(t)) {
         offer(found, Kind.ID, t);
       }
-    } else if (c >= 'a' && c <= 'f' && t.length() >= 7 && HEX.matcher(t).matches()) {
+    } else if (c >= 'a' && c <= 'f' && looksLikeHexId(t)) {
       offer(found, Kind.ID, t);
     }
+  }
+
+  private static boolean allDigits(String s) {
+    if (s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A commit hash (7-40 hex digits, some letters, some digits) or a lowercase UUID. */
+  private static boolean looksLikeHexId(String t) {
+    int n = t.length();
+    if (n == 36) {
+      return UUID.matcher(t).matches();
+    }
+    return n >= 7 && n <= 40 && HEX.matcher(t).matches();
+  }
+
+  /** Whether the part after the last dot, line numbers removed, is a known file extension. */
+  private static boolean hasKnownExtension(String t) {
+    int dot = t.lastIndexOf('.');
+    int end = t.indexOf(':', dot);
+    String ext = t.substring(dot + 1, end < 0 ? t.length() : end);
+    return EXTENSIONS.contains(ext);
   }
 
   private static boolean endsWithErrorWord(String s) {
