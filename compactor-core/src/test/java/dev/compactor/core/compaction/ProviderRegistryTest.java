@@ -96,6 +96,18 @@ class ProviderRegistryTest {
   }
 
   @Test
+  void register_nullProviderOrFactory_failsWithNullPointerException() {
+    ProviderRegistry r = new ProviderRegistry();
+    assertThatThrownBy(() -> r.register("x", (ContextProvider) null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("provider");
+    assertThatThrownBy(() -> r.register("x", (java.util.function.Supplier<ContextProvider>) null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("provider factory");
+    assertThat(r.list()).isEmpty();
+  }
+
+  @Test
   void default_isAnAliasOfTrim() {
     ProviderRegistry r = new ProviderRegistry();
     Named trim = new Named("trim");
