@@ -89,4 +89,11 @@ class ChatRequestTest {
     assertThatThrownBy(() -> ModelApi.parse("completions"))
         .hasMessageContaining("unknown model API \"completions\"");
   }
+
+  @Test
+  void builderWithoutMessages_throwsNullPointer() {
+    assertThatThrownBy(() -> ChatRequest.builder().build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("messages");
+  }
 }

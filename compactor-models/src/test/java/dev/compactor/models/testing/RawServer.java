@@ -115,6 +115,11 @@ public final class RawServer implements AutoCloseable {
    * followed by a blank line), then resets the connection when {@code reset}, else closes it.
    */
   public static Action streamThenDie(List<String> events, boolean reset) {
+    return streamThenDie(events, "", reset);
+  }
+
+  /** As {@link #streamThenDie(List, boolean)}, writing {@code tail} as is before dying. */
+  public static Action streamThenDie(List<String> events, String tail, boolean reset) {
     return (s, out) -> {
       out.write(
           "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
@@ -122,6 +127,7 @@ public final class RawServer implements AutoCloseable {
       for (String e : events) {
         out.write((e + "\n\n").getBytes(StandardCharsets.UTF_8));
       }
+      out.write(tail.getBytes(StandardCharsets.UTF_8));
       out.flush();
       if (reset) {
         try {
