@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -85,46 +87,48 @@ public final class HttpTransport {
   public <S extends StreamSession> S postStream(
       URI uri, Map<String, String> headers, JsonNode body, String model, Supplier<S> sessions) {
     byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
-    @SuppressWarnings("unchecked")
-    S[] current = (S[]) new StreamSession[1];
+    AtomicReference<S> current = new AtomicReference<>();
     return withRetries(
         () -> {
-          current[0] = sessions.get();
-          return streamOnce(uri, headers, bytes, model, current[0]);
+          current.set(sessions.get());
+          return streamOnce(uri, headers, bytes, model, current.get());
         },
-        () -> current[0] != null && current[0].delivered());
+        () -> current.get() != null && current.get().delivered());
   }
 
   private interface Attempt<T> {
     T run();
   }
 
-  private <T> T withRetries(Attempt<T> attempt, java.util.function.BooleanSupplier delivered) {
+  private <T> T withRetries(Attempt<T> attempt, BooleanSupplier delivered) {
     List<ModelException> earlier = new ArrayList<>();
     for (int n = 1; ; n++) {
       try {
         return attempt.run();
       } catch (RetryableModelException e) {
-        earlier.forEach(e::addSuppressed);
-        if (delivered.getAsBoolean()) {
-          throw e;
-        }
-        Optional<Duration> wait = retry.delayBeforeRetry(n, e.retryAfter().orElse(null), random);
+        Optional<Duration> wait =
+            delivered.getAsBoolean()
+                ? Optional.empty()
+                : retry.delayBeforeRetry(n, e.retryAfter().orElse(null), random);
         if (wait.isEmpty()) {
-          throw e;
+          throw withEarlier(e, earlier);
         }
         try {
           sleeper.sleep(wait.get());
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
-          throw e;
+          throw withEarlier(e, earlier);
         }
         earlier.add(e);
       } catch (ModelException e) {
-        earlier.forEach(e::addSuppressed);
-        throw e;
+        throw withEarlier(e, earlier);
       }
     }
+  }
+
+  private static ModelException withEarlier(ModelException e, List<ModelException> earlier) {
+    earlier.forEach(e::addSuppressed);
+    return e;
   }
 
   private JsonNode postOnce(URI uri, Map<String, String> headers, byte[] body, String model) {

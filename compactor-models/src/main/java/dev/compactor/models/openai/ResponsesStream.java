@@ -46,8 +46,12 @@ final class ResponsesStream implements StreamSession {
   @Override
   public boolean onEvent(SseEvent event) {
     String data = event.data().strip();
-    if (data.isEmpty() || data.equals("[DONE]")) {
-      return data.isEmpty();
+    if (data.isEmpty()) {
+      return true;
+    }
+    if (data.equals("[DONE]")) {
+      onEnd(); // [DONE] before response.completed: incomplete
+      return false;
     }
     ErrorMapper mapper = client.errorMapper();
     JsonNode node = Json.tryParse(data);
