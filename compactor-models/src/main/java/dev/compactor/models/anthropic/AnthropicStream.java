@@ -1,0 +1,277 @@
+package dev.compactor.models.anthropic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.Usage;
+import dev.compactor.core.model.ChatRequest;
+import dev.compactor.core.model.ChatResponse;
+import dev.compactor.core.model.StreamListener;
+import dev.compactor.core.model.ToolCallDelta;
+import dev.compactor.models.internal.ErrorClassifier;
+import dev.compactor.models.internal.ErrorMapper;
+import dev.compactor.models.internal.Json;
+import dev.compactor.models.internal.MessageAssembler;
+import dev.compactor.models.internal.Requests;
+import dev.compactor.models.internal.SseEvent;
+import dev.compactor.models.internal.StreamSession;
+import dev.compactor.models.internal.Usages;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * One streamed Messages attempt: {@code message_start} (id, model, input usage), {@code
+ * content_block_start}/{@code delta}/{@code stop} per block ({@code text_delta}, {@code
+ * thinking_delta}, {@code signature_delta}, {@code input_json_delta}, {@code compaction_delta}),
+ * {@code message_delta} (stop reason, output usage, applied edits), {@code message_stop}. {@code
+ * ping} is ignored; {@code error} events are mapped like HTTP errors.
+ */
+final class AnthropicStream implements StreamSession {
+  private final AnthropicMessagesModel client;
+  private final ChatRequest request;
+  private final String model;
+  private final StreamListener listener;
+  private final MessageAssembler assembler = new MessageAssembler();
+
+  /** content block index → tool call ordinal */
+  private final Map<Integer, Integer> callByBlock = new HashMap<>();
+
+  /** content block index → compaction block being streamed */
+  private final Map<Integer, ObjectNode> compactionByBlock = new HashMap<>();
+
+  private boolean delivered;
+  private boolean done;
+  private String id;
+  private String reported;
+  private String stopReason;
+  private ObjectNode usage = Json.object();
+  private JsonNode contextManagement;
+  private ChatResponse response;
+
+  AnthropicStream(
+      AnthropicMessagesModel client, ChatRequest request, String model, StreamListener listener) {
+    this.client = client;
+    this.request = request;
+    this.model = model;
+    this.listener = listener;
+  }
+
+  @Override
+  public boolean onEvent(SseEvent event) {
+    String data = event.data().strip();
+    if (data.isEmpty()) {
+      return true;
+    }
+    ErrorMapper mapper = client.errorMapper();
+    JsonNode node = Json.tryParse(data);
+    if (node == null || !node.isObject()) {
+      throw ErrorClassifier.malformed(mapper, 200, "stream event", data, partial(), null);
+    }
+    String type = Json.text(node, "type");
+    if (type == null) {
+      type = event.event() == null ? "" : event.event();
+    }
+    switch (type) {
+      case "message_start" -> {
+        JsonNode msg = node.path("message");
+        id = Json.text(msg, "id");
+        reported = Json.text(msg, "model");
+        mergeUsage(msg.get("usage"));
+      }
+      case "content_block_start" ->
+          blockStart(node.path("index").asInt(), node.path("content_block"));
+      case "content_block_delta" -> blockDelta(node.path("index").asInt(), node.path("delta"));
+      case "content_block_stop" -> blockStop(node.path("index").asInt());
+      case "message_delta" -> {
+        String sr = Json.text(node.path("delta"), "stop_reason");
+        if (sr != null) {
+          stopReason = sr;
+        }
+        mergeUsage(node.get("usage"));
+        if (node.path("context_management").isObject()) {
+          contextManagement = node.get("context_management");
+        }
+      }
+      case "message_stop" -> {
+        done = true;
+        finish();
+        return false;
+      }
+      case "error" -> throw mapper.fromStreamEvent(data, model, partial());
+      default -> {
+        // ping and future events
+      }
+    }
+    return true;
+  }
+
+  private void blockStart(int index, JsonNode block) {
+    String type = Json.text(block, "type");
+    if (type == null) {
+      return;
+    }
+    switch (type) {
+      case "text" -> {
+        String t = Json.text(block, "text");
+        if (t != null && !t.isEmpty()) {
+          text(t);
+        }
+      }
+      case "thinking" -> {
+        MessageAssembler.ReasoningPart p = assembler.reasoning(index, "thinking");
+        String t = Json.text(block, "thinking");
+        if (t != null && !t.isEmpty()) {
+          p.append(t);
+          delivered = true;
+          listener.onReasoning(t);
+        }
+        String sig = Json.text(block, "signature");
+        if (sig != null && !sig.isEmpty()) {
+          p.signature(sig);
+        }
+      }
+      case "redacted_thinking" -> {
+        assembler.reasoning(index, "redacted_thinking").append(Json.text(block, "data"));
+        delivered = true;
+      }
+      case "tool_use" -> {
+        int call = callByBlock.computeIfAbsent(index, k -> callByBlock.size());
+        MessageAssembler.CallPart p = assembler.call(call);
+        p.id(Json.text(block, "id"));
+        p.name(Json.text(block, "name"));
+        delivered = true;
+        listener.onToolCall(
+            new ToolCallDelta(call, Json.text(block, "id"), Json.text(block, "name"), ""));
+      }
+      case "compaction" -> {
+        compactionByBlock.put(index, ((ObjectNode) block).deepCopy());
+        listener.onCompacting();
+      }
+      default -> {
+        // server tool blocks are not kept
+      }
+    }
+  }
+
+  private void blockDelta(int index, JsonNode delta) {
+    String type = Json.text(delta, "type");
+    if (type == null) {
+      return;
+    }
+    switch (type) {
+      case "text_delta" -> text(Json.text(delta, "text"));
+      case "thinking_delta" -> {
+        String t = Json.text(delta, "thinking");
+        if (t != null) {
+          assembler.reasoning(index, "thinking").append(t);
+          delivered = true;
+          listener.onReasoning(t);
+        }
+      }
+      case "signature_delta" ->
+          assembler.reasoning(index, "thinking").appendSignature(Json.text(delta, "signature"));
+      case "input_json_delta" -> {
+        Integer call = callByBlock.get(index);
+        String part = Json.text(delta, "partial_json");
+        if (call != null && part != null) {
+          assembler.call(call).appendArguments(part);
+          delivered = true;
+          listener.onToolCall(new ToolCallDelta(call, null, null, part));
+        }
+      }
+      case "compaction_delta" -> {
+        ObjectNode block =
+            compactionByBlock.computeIfAbsent(index, k -> Json.object().put("type", "compaction"));
+        JsonNode content = delta.get("content");
+        if (content != null && content.isTextual()) {
+          String before = block.path("content").isTextual() ? block.get("content").asText() : "";
+          block.put("content", before + content.asText());
+        } else if (content != null && content.isNull() && !block.has("content")) {
+          block.putNull("content");
+        }
+      }
+      default -> {
+        // citations and future deltas
+      }
+    }
+  }
+
+  private void blockStop(int index) {
+    ObjectNode compaction = compactionByBlock.remove(index);
+    if (compaction != null) {
+      assembler.addCompactionItem(AnthropicWire.compactionItem(compaction));
+    }
+  }
+
+  private void text(String t) {
+    if (t == null || t.isEmpty()) {
+      return;
+    }
+    assembler.appendText(t);
+    delivered = true;
+    listener.onText(t);
+  }
+
+  private void mergeUsage(JsonNode u) {
+    if (u == null || !u.isObject()) {
+      return;
+    }
+    Iterator<Map.Entry<String, JsonNode>> it = u.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getValue().isNull()) {
+        usage.set(e.getKey(), e.getValue());
+      }
+    }
+    Usage parsed = Usages.anthropic(usage);
+    if (parsed != null) {
+      listener.onUsage(parsed);
+    }
+  }
+
+  private void finish() {
+    for (Map.Entry<Integer, ObjectNode> e : compactionByBlock.entrySet()) {
+      assembler.addCompactionItem(AnthropicWire.compactionItem(e.getValue()));
+    }
+    compactionByBlock.clear();
+    for (Integer call : callByBlock.values()) {
+      MessageAssembler.CallPart p = assembler.call(call);
+      if (p.argumentsEmpty()) {
+        p.arguments("{}");
+      }
+    }
+    response =
+        AnthropicWire.build(
+            assembler,
+            stopReason,
+            usage.isEmpty() ? null : usage,
+            contextManagement,
+            id,
+            reported,
+            client,
+            request,
+            model);
+  }
+
+  @Override
+  public void onEnd() {
+    if (!done) {
+      throw ErrorClassifier.incomplete(client.errorMapper(), "no message_stop", partial());
+    }
+  }
+
+  @Override
+  public Message partial() {
+    return Requests.partial(assembler, client.provider(), reported != null ? reported : model);
+  }
+
+  @Override
+  public boolean delivered() {
+    return delivered;
+  }
+
+  ChatResponse response() {
+    return response;
+  }
+}

@@ -1,0 +1,362 @@
+package dev.compactor.models.anthropic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.ReasoningBlock;
+import dev.compactor.core.message.Role;
+import dev.compactor.core.message.ToolCall;
+import dev.compactor.core.message.Usage;
+import dev.compactor.core.model.AnthropicContextManagement;
+import dev.compactor.core.model.AnthropicContextManagement.ClearThinking;
+import dev.compactor.core.model.AnthropicContextManagement.ClearToolUses;
+import dev.compactor.core.model.AnthropicContextManagement.Compact;
+import dev.compactor.core.model.AppliedEdit;
+import dev.compactor.core.model.ChatRequest;
+import dev.compactor.core.model.ChatResponse;
+import dev.compactor.core.model.CompactionItem;
+import dev.compactor.core.model.FinishReason;
+import dev.compactor.core.model.ProviderCompaction;
+import dev.compactor.core.model.ToolSpec;
+import dev.compactor.models.internal.ErrorClassifier;
+import dev.compactor.models.internal.ErrorMapper;
+import dev.compactor.models.internal.Json;
+import dev.compactor.models.internal.MessageAssembler;
+import dev.compactor.models.internal.Requests;
+import dev.compactor.models.internal.Usages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The Anthropic Messages wire format: request bodies and response parsing. */
+final class AnthropicWire {
+  private AnthropicWire() {}
+
+  static final String PROVIDER = "anthropic";
+
+  static final String LEADING_USER_TEXT = AnthropicMessagesModel.LEADING_USER_TEXT;
+
+  /** One turn being built: a role and its content blocks. */
+  private record Turn(String role, List<ObjectNode> blocks) {}
+
+  /** The {@code system} text (null when none) and the {@code messages} array. */
+  record Conversation(String system, ArrayNode messages) {}
+
+  static Conversation conversation(List<Message> messages) {
+    StringBuilder system = new StringBuilder();
+    List<Turn> turns = new ArrayList<>();
+    for (Message m : Requests.sendable(messages)) {
+      if (m.role() == Role.SYSTEM) {
+        if (!m.content().isEmpty()) {
+          if (system.length() > 0) {
+            system.append("\n\n");
+          }
+          system.append(m.content());
+        }
+        continue;
+      }
+      List<ObjectNode> blocks = blocks(m);
+      if (blocks.isEmpty()) {
+        continue;
+      }
+      String role = m.role() == Role.ASSISTANT ? "assistant" : "user";
+      if (!turns.isEmpty() && turns.get(turns.size() - 1).role().equals(role)) {
+        turns.get(turns.size() - 1).blocks().addAll(blocks);
+      } else {
+        turns.add(new Turn(role, new ArrayList<>(blocks)));
+      }
+    }
+    if (turns.isEmpty() || !turns.get(0).role().equals("user")) {
+      turns.add(0, new Turn("user", new ArrayList<>(List.of(text(LEADING_USER_TEXT)))));
+    }
+    ArrayNode out = Json.NODES.arrayNode();
+    for (Turn t : turns) {
+      ObjectNode o = out.addObject().put("role", t.role());
+      ArrayNode content = o.putArray("content");
+      if (t.role().equals("user")) {
+        // tool results must open the user turn that answers the calls
+        t.blocks().stream()
+            .filter(b -> "tool_result".equals(b.path("type").asText()))
+            .forEach(content::add);
+        t.blocks().stream()
+            .filter(b -> !"tool_result".equals(b.path("type").asText()))
+            .forEach(content::add);
+      } else {
+        t.blocks().forEach(content::add);
+      }
+    }
+    return new Conversation(system.length() == 0 ? null : system.toString(), out);
+  }
+
+  private static List<ObjectNode> blocks(Message m) {
+    List<ObjectNode> blocks = new ArrayList<>();
+    switch (m.role()) {
+      case USER -> {
+        if (!m.content().isEmpty()) {
+          blocks.add(text(m.content()));
+        }
+      }
+      case TOOL -> {
+        if (m.toolCallId() == null) {
+          throw new IllegalArgumentException(
+              "message " + m.id() + ": a tool result needs the toolCallId of its call");
+        }
+        ObjectNode b = Json.object().put("type", "tool_result").put("tool_use_id", m.toolCallId());
+        if (!m.content().isEmpty()) {
+          b.put("content", m.content());
+        }
+        blocks.add(b);
+      }
+      case ASSISTANT -> {
+        for (CompactionItem c : ProviderCompaction.itemsOf(m)) {
+          if (PROVIDER.equals(c.provider())) {
+            blocks.add((ObjectNode) Json.tree(c.raw()));
+          }
+        }
+        for (ReasoningBlock r : m.reasoning()) {
+          if (r.type().equals("thinking") && r.signature() != null) {
+            blocks.add(
+                Json.object()
+                    .put("type", "thinking")
+                    .put("thinking", r.text())
+                    .put("signature", r.signature()));
+          } else if (r.type().equals("redacted_thinking")) {
+            blocks.add(Json.object().put("type", "redacted_thinking").put("data", r.text()));
+          }
+        }
+        if (!m.content().isEmpty()) {
+          blocks.add(text(m.content()));
+        }
+        for (ToolCall c : m.toolCalls()) {
+          ObjectNode b =
+              Json.object().put("type", "tool_use").put("id", c.id()).put("name", c.name());
+          b.set("input", input(m, c));
+          blocks.add(b);
+        }
+      }
+      case SYSTEM -> throw new IllegalStateException("system messages are handled apart");
+    }
+    return blocks;
+  }
+
+  private static JsonNode input(Message m, ToolCall c) {
+    if (c.arguments().isBlank()) {
+      return Json.object();
+    }
+    JsonNode n = Json.tryParse(c.arguments());
+    if (n == null || !n.isObject()) {
+      throw new IllegalArgumentException(
+          "message "
+              + m.id()
+              + ": tool call "
+              + c.id()
+              + " has arguments that are not a JSON object, which Anthropic requires as tool_use"
+              + " input");
+    }
+    return n;
+  }
+
+  private static ObjectNode text(String s) {
+    return Json.object().put("type", "text").put("text", s);
+  }
+
+  static ObjectNode request(ChatRequest req, String model, int maxTokens, boolean stream) {
+    ObjectNode body = Json.object();
+    body.put("model", model);
+    body.put("max_tokens", maxTokens);
+    Conversation c = conversation(req.messages());
+    if (c.system() != null) {
+      body.put("system", c.system());
+    }
+    body.set("messages", c.messages());
+    if (!req.tools().isEmpty()) {
+      ArrayNode tools = body.putArray("tools");
+      for (ToolSpec t : req.tools()) {
+        ObjectNode o = tools.addObject().put("name", t.name());
+        if (!t.description().isEmpty()) {
+          o.put("description", t.description());
+        }
+        o.set("input_schema", Requests.schema(t));
+      }
+    }
+    if (req.temperature() != null) {
+      body.put("temperature", req.temperature());
+    }
+    if (req.anthropicContextManagement() != null) {
+      body.set("context_management", contextManagement(req.anthropicContextManagement()));
+    }
+    if (stream) {
+      body.put("stream", true);
+    }
+    Requests.applyOptions(body, req.options());
+    return body;
+  }
+
+  static ObjectNode contextManagement(AnthropicContextManagement cm) {
+    ObjectNode o = Json.object();
+    ArrayNode edits = o.putArray("edits");
+    for (AnthropicContextManagement.Edit e : cm.edits()) {
+      ObjectNode edit = edits.addObject().put("type", e.type());
+      if (e instanceof ClearToolUses c) {
+        if (c.trigger() != null) {
+          edit.putObject("trigger")
+              .put("type", c.trigger().unit().wireName())
+              .put("value", c.trigger().value());
+        }
+        if (c.keepToolUses() != null) {
+          edit.putObject("keep").put("type", "tool_uses").put("value", c.keepToolUses());
+        }
+        if (c.clearAtLeastInputTokens() != null) {
+          edit.putObject("clear_at_least")
+              .put("type", "input_tokens")
+              .put("value", c.clearAtLeastInputTokens());
+        }
+        if (!c.excludeTools().isEmpty()) {
+          ArrayNode ex = edit.putArray("exclude_tools");
+          c.excludeTools().forEach(ex::add);
+        }
+        if (c.clearToolInputs() != null) {
+          edit.put("clear_tool_inputs", c.clearToolInputs());
+        }
+      } else if (e instanceof ClearThinking t) {
+        if (t.keepAll()) {
+          edit.put("keep", "all");
+        } else if (t.keepThinkingTurns() != null) {
+          edit.putObject("keep").put("type", "thinking_turns").put("value", t.keepThinkingTurns());
+        }
+      } else if (e instanceof Compact k) {
+        if (k.triggerInputTokens() != null) {
+          edit.putObject("trigger")
+              .put("type", "input_tokens")
+              .put("value", k.triggerInputTokens());
+        }
+        if (k.pauseAfterCompaction() != null) {
+          edit.put("pause_after_compaction", k.pauseAfterCompaction());
+        }
+        if (k.instructions() != null) {
+          edit.put("instructions", k.instructions());
+        }
+      }
+    }
+    return o;
+  }
+
+  static ChatResponse response(
+      JsonNode root, AnthropicMessagesModel client, ChatRequest req, String model) {
+    ErrorMapper mapper = client.errorMapper();
+    if ("error".equals(Json.text(root, "type"))) {
+      throw mapper.fromStreamEvent(Json.write(root), model, null);
+    }
+    JsonNode content = root.get("content");
+    if (content == null || !content.isArray()) {
+      throw ErrorClassifier.malformed(
+          mapper, 200, "message (no content array)", Json.write(root), null, null);
+    }
+    MessageAssembler a = new MessageAssembler();
+    int calls = 0;
+    int index = 0;
+    for (JsonNode block : content) {
+      String type = Json.text(block, "type");
+      int blockIndex = index++;
+      if (type == null) {
+        continue;
+      }
+      switch (type) {
+        case "text" -> a.appendText(Json.text(block, "text"));
+        case "thinking" -> {
+          MessageAssembler.ReasoningPart p = a.reasoning(blockIndex, "thinking");
+          p.append(Json.text(block, "thinking"));
+          p.signature(Json.text(block, "signature"));
+        }
+        case "redacted_thinking" ->
+            a.reasoning(blockIndex, "redacted_thinking").append(Json.text(block, "data"));
+        case "tool_use" -> {
+          MessageAssembler.CallPart p = a.call(calls++);
+          p.id(Json.text(block, "id"));
+          p.name(Json.text(block, "name"));
+          JsonNode in = block.get("input");
+          p.arguments(in == null || in.isNull() ? "{}" : Json.write(in));
+          if (p.id() == null) {
+            throw ErrorClassifier.malformed(
+                mapper, 200, "message (tool_use without id)", Json.write(root), null, null);
+          }
+        }
+        case "compaction" -> a.addCompactionItem(compactionItem(block));
+        default -> {
+          // server tool blocks and others have no place in a Message
+        }
+      }
+    }
+    return build(
+        a,
+        Json.text(root, "stop_reason"),
+        root.get("usage"),
+        root.get("context_management"),
+        Json.text(root, "id"),
+        Json.text(root, "model"),
+        client,
+        req,
+        model);
+  }
+
+  static CompactionItem compactionItem(JsonNode block) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> raw = (Map<String, Object>) Json.plain(block);
+    return new CompactionItem(PROVIDER, raw);
+  }
+
+  static ChatResponse build(
+      MessageAssembler a,
+      String stopReason,
+      JsonNode usageNode,
+      JsonNode contextManagement,
+      String id,
+      String reported,
+      AnthropicMessagesModel client,
+      ChatRequest req,
+      String model) {
+    Usage usage = Usages.anthropic(usageNode);
+    List<CompactionItem> items = a.compactionItems();
+    ProviderCompaction pc =
+        new ProviderCompaction(
+            items, appliedEdits(contextManagement), Usages.anthropicCompaction(usageNode));
+    Message message =
+        Requests.finish(a.build(), client.provider(), model, reported, usage, items, req);
+    return new ChatResponse(message, usage, finishReason(stopReason), stopReason, pc, id, reported);
+  }
+
+  static List<AppliedEdit> appliedEdits(JsonNode cm) {
+    List<AppliedEdit> out = new ArrayList<>();
+    JsonNode edits = cm == null ? null : cm.get("applied_edits");
+    if (edits != null && edits.isArray()) {
+      for (JsonNode e : edits) {
+        String type = Json.text(e, "type");
+        if (type != null) {
+          out.add(
+              new AppliedEdit(
+                  type,
+                  Math.max(0, Json.count(e, "cleared_tool_uses")),
+                  Math.max(0, Json.count(e, "cleared_thinking_turns")),
+                  Math.max(0, Json.count(e, "cleared_input_tokens"))));
+        }
+      }
+    }
+    return out;
+  }
+
+  static FinishReason finishReason(String raw) {
+    if (raw == null) {
+      return FinishReason.OTHER;
+    }
+    return switch (raw) {
+      case "end_turn", "stop_sequence" -> FinishReason.STOP;
+      case "max_tokens" -> FinishReason.LENGTH;
+      case "tool_use" -> FinishReason.TOOL_CALLS;
+      case "refusal" -> FinishReason.CONTENT_FILTER;
+      case "model_context_window_exceeded" -> FinishReason.CONTEXT_WINDOW_EXCEEDED;
+      case "compaction" -> FinishReason.COMPACTION;
+      default -> FinishReason.OTHER;
+    };
+  }
+}

@@ -1,0 +1,161 @@
+package dev.compactor.models.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.Usage;
+import dev.compactor.core.model.ChatRequest;
+import dev.compactor.core.model.ChatResponse;
+import dev.compactor.core.model.ProviderCompaction;
+import dev.compactor.core.model.StreamListener;
+import dev.compactor.core.model.ToolCallDelta;
+import dev.compactor.models.internal.ErrorClassifier;
+import dev.compactor.models.internal.ErrorMapper;
+import dev.compactor.models.internal.Json;
+import dev.compactor.models.internal.MessageAssembler;
+import dev.compactor.models.internal.Requests;
+import dev.compactor.models.internal.SseEvent;
+import dev.compactor.models.internal.StreamSession;
+import dev.compactor.models.internal.Usages;
+import java.util.List;
+
+/**
+ * One streamed Chat Completions attempt: {@code data:} chunks with {@code choices[0].delta}, a
+ * final chunk with {@code usage} ({@code stream_options.include_usage}), then {@code [DONE]}. An
+ * {@code error} object in a chunk is mapped like an HTTP error.
+ */
+final class ChatCompletionsStream implements StreamSession {
+  private final OpenAiChatCompletionsModel client;
+  private final ChatRequest request;
+  private final String model;
+  private final StreamListener listener;
+  private final MessageAssembler assembler = new MessageAssembler();
+  private boolean delivered;
+  private boolean done;
+  private String finish;
+  private Usage usage;
+  private String id;
+  private String reported;
+
+  ChatCompletionsStream(
+      OpenAiChatCompletionsModel client,
+      ChatRequest request,
+      String model,
+      StreamListener listener) {
+    this.client = client;
+    this.request = request;
+    this.model = model;
+    this.listener = listener;
+  }
+
+  @Override
+  public boolean onEvent(SseEvent event) {
+    String data = event.data().strip();
+    if (data.equals("[DONE]")) {
+      done = true;
+      return false;
+    }
+    if (data.isEmpty()) {
+      return true;
+    }
+    ErrorMapper mapper = client.errorMapper();
+    JsonNode node = Json.tryParse(data);
+    if (node == null || !node.isObject()) {
+      throw ErrorClassifier.malformed(mapper, 200, "stream chunk", data, partial(), null);
+    }
+    if ("error".equals(event.event()) || (node.has("error") && !node.get("error").isNull())) {
+      throw mapper.fromStreamEvent(data, model, partial());
+    }
+    if (id == null) {
+      id = Json.text(node, "id");
+    }
+    if (reported == null) {
+      reported = Json.text(node, "model");
+    }
+    JsonNode u = node.get("usage");
+    if (u != null && u.isObject()) {
+      usage = Usages.chatCompletions(u);
+      listener.onUsage(usage);
+    }
+    JsonNode choices = node.get("choices");
+    if (choices != null && choices.isArray() && !choices.isEmpty()) {
+      JsonNode choice = choices.get(0);
+      JsonNode delta = choice.path("delta");
+      String text = ChatCompletionsWire.contentText(delta.get("content"));
+      if (!text.isEmpty()) {
+        assembler.appendText(text);
+        delivered = true;
+        listener.onText(text);
+      }
+      String reasoning = ChatCompletionsWire.reasoningText(delta);
+      if (reasoning != null) {
+        assembler.appendReasoning(ChatCompletionsWire.reasoningType(delta), reasoning);
+        delivered = true;
+        listener.onReasoning(reasoning);
+      }
+      JsonNode calls = delta.get("tool_calls");
+      if (calls != null && calls.isArray()) {
+        for (JsonNode c : calls) {
+          toolCall(c);
+        }
+      }
+      String f = Json.text(choice, "finish_reason");
+      if (f != null) {
+        finish = f;
+      }
+    }
+    return true;
+  }
+
+  private void toolCall(JsonNode c) {
+    String callId = Json.text(c, "id");
+    int index;
+    if (c.path("index").isIntegralNumber()) {
+      index = c.get("index").asInt();
+    } else if (callId != null && !assembler.hasCallWithId(callId)) {
+      index = assembler.lastCallIndex() + 1;
+    } else {
+      index = Math.max(0, assembler.lastCallIndex());
+    }
+    JsonNode fn = c.path("function");
+    String name = Json.text(fn, "name");
+    String args = ChatCompletionsWire.arguments(fn.get("arguments"));
+    MessageAssembler.CallPart part = assembler.call(index);
+    part.id(callId);
+    part.name(name);
+    part.appendArguments(args);
+    delivered = true;
+    listener.onToolCall(new ToolCallDelta(index, callId, name, args));
+  }
+
+  @Override
+  public void onEnd() {
+    if (!done && finish == null) {
+      throw ErrorClassifier.incomplete(
+          client.errorMapper(), "no finish_reason and no [DONE]", partial());
+    }
+  }
+
+  @Override
+  public Message partial() {
+    return Requests.partial(assembler, client.provider(), reported != null ? reported : model);
+  }
+
+  @Override
+  public boolean delivered() {
+    return delivered;
+  }
+
+  ChatResponse response() {
+    Message m =
+        Requests.finish(
+            assembler.build(), client.provider(), model, reported, usage, List.of(), request);
+    return new ChatResponse(
+        m,
+        usage,
+        ChatCompletionsWire.finishReason(finish),
+        finish,
+        ProviderCompaction.NONE,
+        id,
+        reported);
+  }
+}

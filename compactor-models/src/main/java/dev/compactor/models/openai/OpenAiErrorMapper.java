@@ -1,0 +1,108 @@
+package dev.compactor.models.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.model.ModelException;
+import dev.compactor.models.internal.ErrorClassifier;
+import dev.compactor.models.internal.ErrorFields;
+import dev.compactor.models.internal.ErrorMapper;
+import dev.compactor.models.internal.Json;
+import dev.compactor.models.internal.Redactor;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Objects;
+
+/**
+ * Maps errors of OpenAI and OpenAI-compatible servers to the model exception family.
+ *
+ * <p>Reads the shapes these servers use: OpenAI's {@code {"error":{"message","type","param",
+ * "code"}}}, the Responses stream's {@code {"type":"error","code","message"}} (flat or with a
+ * nested {@code error}), vLLM's flat {@code {"object":"error","message","type","code":400}} and
+ * nested form, llama.cpp's {@code {"error":{"code":400,"type":"exceed_context_size_error",
+ * "message","n_prompt_tokens","n_ctx"}}}, Ollama's {@code {"error":{"message",…}}} or {@code
+ * {"error":"…"}}, FastAPI's {@code {"detail":"…"}}, and plain-text bodies. Classification follows
+ * the shared rules (401/403 → {@link dev.compactor.core.model.AuthenticationException}; overflow →
+ * {@link dev.compactor.core.model.ContextOverflowException} with the counts found; 429 → retryable
+ * unless {@code insufficient_quota}; 404 about a model → {@link
+ * dev.compactor.core.model.UnknownModelException}; 408/409/5xx → retryable; other 4xx →
+ * non-retryable). Secrets are redacted from messages and excerpts.
+ *
+ * <p>Immutable, thread-safe.
+ *
+ * <pre>{@code
+ * ModelException e = new OpenAiErrorMapper("vllm", List.of()).fromHttp(400, body, null, "m", null);
+ * }</pre>
+ */
+public final class OpenAiErrorMapper implements ErrorMapper {
+  private final String provider;
+  private final Redactor redactor;
+
+  /**
+   * @param provider provider name for exceptions ({@code openai}, {@code ollama}, …)
+   * @param secrets values to redact (the API key)
+   */
+  public OpenAiErrorMapper(String provider, Collection<String> secrets) {
+    this.provider = Objects.requireNonNull(provider, "provider");
+    this.redactor = new Redactor(secrets);
+  }
+
+  @Override
+  public String provider() {
+    return provider;
+  }
+
+  @Override
+  public Redactor redactor() {
+    return redactor;
+  }
+
+  @Override
+  public ModelException fromHttp(
+      int status, String body, Duration retryAfter, String model, Message partial) {
+    return ErrorClassifier.classify(this, status, fields(body), body, retryAfter, model, partial);
+  }
+
+  @Override
+  public ModelException fromStreamEvent(String eventJson, String model, Message partial) {
+    return ErrorClassifier.classify(this, 200, fields(eventJson), eventJson, null, model, partial);
+  }
+
+  /** The error fields of an OpenAI-style body or event. */
+  static ErrorFields fields(String body) {
+    JsonNode root = Json.tryParse(body);
+    if (root == null || !root.isObject()) {
+      String text = body == null ? null : body.strip();
+      return new ErrorFields(
+          text == null || text.isEmpty() ? null : cut(text), null, null, null, null);
+    }
+    JsonNode e;
+    JsonNode err = root.get("error");
+    if (err != null && err.isObject()) {
+      e = err;
+    } else if (err != null && err.isTextual()) {
+      return new ErrorFields(err.asText(), null, null, null, null);
+    } else if (root.has("message")) {
+      e = root;
+    } else if (root.path("detail").isTextual()) {
+      return new ErrorFields(root.get("detail").asText(), null, null, null, null);
+    } else if (root.path("response").path("error").isObject()) {
+      e = root.get("response").get("error");
+    } else {
+      return ErrorFields.NONE;
+    }
+    String type = Json.text(e, "type");
+    if (e == root && "error".equals(type)) {
+      type = null; // the event's type, not the error's
+    }
+    return new ErrorFields(
+        Json.text(e, "message"),
+        type,
+        Json.text(e, "code"),
+        Json.longOrNull(e, "n_prompt_tokens"),
+        Json.longOrNull(e, "n_ctx"));
+  }
+
+  private static String cut(String s) {
+    return s.length() <= 1000 ? s : s.substring(0, 1000);
+  }
+}
