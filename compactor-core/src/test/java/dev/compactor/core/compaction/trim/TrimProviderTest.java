@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
+import dev.compactor.core.compaction.fixtures.Conv;
+import dev.compactor.core.compaction.fixtures.RecordingArchive;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.tokens.TokenCounter;
