@@ -54,10 +54,12 @@ public final class ExtractiveSummarizer implements Summarizer {
 
   private static final int SCAN_CHARS = 8000;
   private static final Pattern FENCED = Pattern.compile("(?ms)^\\s*```.*?(?:^\\s*```[^\\n]*$|\\z)");
-  private static final Pattern OUTCOME =
-      Pattern.compile(
-          "BUILD (?:SUCCESS|FAILURE|FAILED)|Tests? run|\\b(?:passed|PASSED|PASS|FAIL|FAILED"
-              + "|failed|OK \\(|SUCCESS)\\b|\\d+ (?:passed|failed|errors?)");
+
+  /** Markers of test and build results (error words are found by {@link TextFeatures}). */
+  private static final String[] OUTCOME_MARKERS = {
+    "BUILD ", "Tests run", "Test run", "passed", "PASSED", "PASS", "FAIL", "OK (", "SUCCESS"
+  };
+
   private static final Pattern WORD = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{3,}");
   private static final Set<String> STOP_WORDS =
       Set.of(
@@ -329,7 +331,7 @@ public final class ExtractiveSummarizer implements Summarizer {
       if (firstLine == null) {
         firstLine = t;
       }
-      if (TextFeatures.containsErrorWord(t) || OUTCOME.matcher(t).find()) {
+      if (TextFeatures.containsErrorWord(t) || isOutcome(t)) {
         String c = clip(t, 160);
         if (!picked.contains(c)) {
           picked.add(c);
@@ -352,6 +354,15 @@ public final class ExtractiveSummarizer implements Summarizer {
       text = firstLine == null ? "(empty output)" : clip(firstLine, 160);
     }
     return lines > 3 ? text + " (" + lines + " lines)" : text;
+  }
+
+  private static boolean isOutcome(String line) {
+    for (String marker : OUTCOME_MARKERS) {
+      if (line.contains(marker)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static List<String> focus(List<Message> msgs, String instructions) {

@@ -37,39 +37,139 @@ public final class Sentences {
     "warning"
   };
 
-  private static final Pattern DECISION =
-      words(
-          "decided|decide to|decision|chose|chosen|choose to|will use|going with|go with|opted"
-              + "|settled on|instead of|rather than|we should use|i prefer|the plan is");
-  private static final Pattern CONCLUSION =
-      words(
-          "therefore|thus|hence|in conclusion|in summary|to summarize|overall|this means"
-              + "|consequently|which means|the cause|caused by|root cause|explains");
-  private static final Pattern COMMITMENT =
-      words(
-          "i will|i'll|we will|we'll|next,? i|next step|i am going to|i'm going to|let me"
-              + "|i need to|we need to|must|todo|to do");
-  private static final Pattern ACTION_RESULT =
-      words(
-          "fixed|implemented|updated|created|added|removed|changed|refactored|passes|passed"
-              + "|succeeded|resolved|completed|works now|now works|green|as a result");
-  private static final Pattern ERROR_WORD =
-      words("errors?|exceptions?|traceback|failed|failures?|failing|crash(?:ed|es)?");
-  private static final Pattern OPEN_ITEM =
-      words(
-          "todo|fixme|next,? i|next step|next steps|next i|still fails?|still failing|not yet"
-              + "|remaining|left to do|pending|needs? to be|i will|we will|i'll|we'll|follow-up"
-              + "|open question|blocked");
-  private static final Pattern CONSTRAINT =
-      words(
-          "must|must not|should|should not|shouldn't|do not|don't|never|always|only|instead of"
-              + "|rather than|not on|make sure|keep|avoid");
-
-  private static Pattern words(String alternatives) {
-    return Pattern.compile(
-        "(?<![\\w'])(?:" + alternatives + ")(?![\\w'])",
-        Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
-  }
+  private static final Phrases DECISION =
+      new Phrases(
+          List.of(
+              "decided",
+              "decide to",
+              "decision",
+              "chose",
+              "chosen",
+              "choose to",
+              "will use",
+              "going with",
+              "go with",
+              "opted",
+              "settled on",
+              "instead of",
+              "rather than",
+              "we should use",
+              "i prefer",
+              "the plan is"));
+  private static final Phrases CONCLUSION =
+      new Phrases(
+          List.of(
+              "therefore",
+              "thus",
+              "hence",
+              "in conclusion",
+              "in summary",
+              "to summarize",
+              "overall",
+              "this means",
+              "consequently",
+              "which means",
+              "the cause",
+              "caused by",
+              "root cause",
+              "explains"));
+  private static final Phrases COMMITMENT =
+      new Phrases(
+          List.of(
+              "i will",
+              "i'll",
+              "we will",
+              "we'll",
+              "next i",
+              "next, i",
+              "next step",
+              "i am going to",
+              "i'm going to",
+              "let me",
+              "i need to",
+              "we need to",
+              "must",
+              "todo",
+              "to do"));
+  private static final Phrases ACTION_RESULT =
+      new Phrases(
+          List.of(
+              "fixed",
+              "implemented",
+              "updated",
+              "created",
+              "added",
+              "removed",
+              "changed",
+              "refactored",
+              "passes",
+              "passed",
+              "succeeded",
+              "resolved",
+              "completed",
+              "works now",
+              "now works",
+              "green",
+              "as a result"));
+  private static final Phrases ERROR_WORD =
+      new Phrases(
+          List.of(
+              "error",
+              "errors",
+              "exception",
+              "exceptions",
+              "traceback",
+              "failed",
+              "failure",
+              "failures",
+              "failing",
+              "crash",
+              "crashed",
+              "crashes"));
+  private static final Phrases OPEN_ITEM =
+      new Phrases(
+          List.of(
+              "todo",
+              "fixme",
+              "next i",
+              "next, i",
+              "next step",
+              "next steps",
+              "still fail",
+              "still fails",
+              "still failing",
+              "not yet",
+              "remaining",
+              "left to do",
+              "pending",
+              "need to be",
+              "needs to be",
+              "i will",
+              "we will",
+              "i'll",
+              "we'll",
+              "follow-up",
+              "open question",
+              "blocked"));
+  private static final Phrases CONSTRAINT =
+      new Phrases(
+          List.of(
+              "must",
+              "must not",
+              "should",
+              "should not",
+              "shouldn't",
+              "do not",
+              "don't",
+              "never",
+              "always",
+              "only",
+              "instead of",
+              "rather than",
+              "not on",
+              "make sure",
+              "keep",
+              "avoid"));
 
   /**
    * Splits prose into sentences at whitespace after {@code .}, {@code !} or {@code ?}; blank pieces
@@ -116,16 +216,16 @@ public final class Sentences {
     } else if (len > 200) {
       score -= 0.2;
     }
-    if (isDecision(sentence)) {
+    if (DECISION.in(lower)) {
       score += 2.0;
     }
-    if (CONCLUSION.matcher(sentence).find()) {
+    if (CONCLUSION.in(lower)) {
       score += 1.5;
     }
-    if (COMMITMENT.matcher(sentence).find()) {
+    if (COMMITMENT.in(lower)) {
       score += 1.5;
     }
-    if (ACTION_RESULT.matcher(sentence).find()) {
+    if (ACTION_RESULT.in(lower)) {
       score += 1.0;
     }
     if (!TextFeatures.filePaths(sentence).isEmpty()) {
@@ -134,7 +234,7 @@ public final class Sentences {
     if (TextFeatures.containsUrl(sentence)) {
       score += 0.5;
     }
-    if (ERROR_WORD.matcher(sentence).find()) {
+    if (ERROR_WORD.in(lower)) {
       score += 1.5;
     }
     return score;
@@ -142,21 +242,21 @@ public final class Sentences {
 
   /** A decision: "decided", "will use", "instead of", "chose", "going with", … */
   public static boolean isDecision(String sentence) {
-    return DECISION.matcher(sentence).find();
+    return DECISION.in(sentence.toLowerCase(Locale.ROOT));
   }
 
   /** Something still to do: TODO, "next step", "still fails", "not yet", "I will", … */
   public static boolean isOpenItem(String sentence) {
-    return OPEN_ITEM.matcher(sentence).find();
+    return OPEN_ITEM.in(sentence.toLowerCase(Locale.ROOT));
   }
 
   /** A constraint as users state them: "must", "should", "never", "instead of", "only", … */
   public static boolean isConstraint(String sentence) {
-    return CONSTRAINT.matcher(sentence).find();
+    return CONSTRAINT.in(sentence.toLowerCase(Locale.ROOT));
   }
 
   /** An outcome: "fixed", "passed", "implemented", "as a result", … */
   public static boolean isActionResult(String sentence) {
-    return ACTION_RESULT.matcher(sentence).find();
+    return ACTION_RESULT.in(sentence.toLowerCase(Locale.ROOT));
   }
 }

@@ -202,7 +202,7 @@ public final class TrimProvider implements ContextProvider {
               + compressedTokens
               + " tokens)");
     }
-    if (!reached(total, target)) {
+    if (target != null && total > target) {
       limitations.add(
           "target not reached: "
               + total

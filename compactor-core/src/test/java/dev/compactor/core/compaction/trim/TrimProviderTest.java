@@ -384,6 +384,7 @@ class TrimProviderTest {
     assertThat(o.compressed()).isEqualTo(1);
     assertThat(o.target()).isNull();
     assertThat(o.targetReached()).isTrue();
+    assertThat(o.result().limitations()).noneMatch(l -> l.startsWith("target not reached"));
   }
 
   @Test
