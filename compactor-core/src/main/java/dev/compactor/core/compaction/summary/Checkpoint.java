@@ -188,6 +188,10 @@ public record Checkpoint(
     }
   }
 
+  private static final Pattern SPACES = Pattern.compile("\\s+");
+  private static final Pattern TITLE_PUNCTUATION = Pattern.compile("[*_:.]+");
+  private static final Pattern SECTION_HEADING = Pattern.compile("(?m)^#{1,2}(\\s)");
+  private static final Pattern LINE_BREAK = Pattern.compile("\\s*\\R\\s*");
   private static final Pattern HEADING = Pattern.compile("^#{1,2}\\s+(.*?)\\s*#*\\s*$");
   private static final Pattern BULLET = Pattern.compile("^\\s*(?:[-*+]|\\d{1,3}[.)])\\s+(.*)$");
   private static final Pattern FILE_TICKED =
@@ -215,7 +219,9 @@ public record Checkpoint(
         anyHeading = true;
         String title = h.group(1).strip();
         String key =
-            title.toLowerCase(Locale.ROOT).replaceAll("[*_:.]+", " ").replaceAll("\\s+", " ");
+            SPACES
+                .matcher(TITLE_PUNCTUATION.matcher(title.toLowerCase(Locale.ROOT)).replaceAll(" "))
+                .replaceAll(" ");
         Section s = SECTION_NAMES.get(key.strip());
         if (s == null) {
           extra.add("");
@@ -319,7 +325,7 @@ public record Checkpoint(
       return "";
     }
     // demote headings that would read as sections
-    return t.replaceAll("(?m)^#{1,2}(\\s)", "###$1");
+    return SECTION_HEADING.matcher(t).replaceAll("###$1");
   }
 
   private static List<String> items(List<String> in) {
@@ -340,7 +346,7 @@ public record Checkpoint(
   }
 
   static String oneLine(String s) {
-    return s.strip().replaceAll("\\s*\\R\\s*", " ");
+    return LINE_BREAK.matcher(s.strip()).replaceAll(" ");
   }
 
   private static String stripTicks(String s) {

@@ -35,8 +35,9 @@ import java.util.regex.Pattern;
  *   <li><b>Open items</b>: sentences with TODO, "next step", "still fails", "not yet", "I will", …
  *       and user requests no final answer followed; the previous checkpoint's items first.
  *   <li><b>Context files</b>: paths from tool call arguments, tool results and prose, ranked by
- *       edits (×3), reads (×2), mentions and recency, with a reason such as {@code edited 3×, read
- *       2×; last in m00040}; the previous checkpoint's files fill up the list.
+ *       edits (×3), reads (×2), mentions in prose, mentions in tool outputs (×0.25; a file named by
+ *       only one output is left out) and recency, with a reason such as {@code edited 3×, read 2×;
+ *       last in m00040}; the previous checkpoint's files fill up the list.
  * </ul>
  */
 public final class ExtractiveSummarizer implements Summarizer {
@@ -315,12 +316,7 @@ public final class ExtractiveSummarizer implements Summarizer {
 
   /** Error, test and build lines of a tool output (at most 3), else its first line. */
   static String outcome(String content) {
-    String scan =
-        content.length() > 2 * SCAN_CHARS
-            ? content.substring(0, SCAN_CHARS)
-                + "\n"
-                + content.substring(content.length() - SCAN_CHARS)
-            : content;
+    String scan = content.length() > 2 * SCAN_CHARS ? headAndTail(content, SCAN_CHARS) : content;
     List<String> picked = new ArrayList<>();
     String firstLine = null;
     for (String line : scan.split("\n")) {
@@ -439,6 +435,7 @@ public final class ExtractiveSummarizer implements Summarizer {
     int edits;
     int reads;
     int mentions;
+    int outputMentions;
     int lastPos;
     String lastId;
 
@@ -446,8 +443,18 @@ public final class ExtractiveSummarizer implements Summarizer {
       this.path = path;
     }
 
+    /** Used, or named in prose, or named by at least two tool outputs. */
+    boolean worthListing() {
+      return edits + reads + mentions > 0 || outputMentions >= 2;
+    }
+
     double score(int size) {
-      return 3.0 * edits + 2.0 * reads + mentions + 4.0 * (lastPos + 1) / Math.max(1, size);
+      double recency = 4.0 * (lastPos + 1) / Math.max(1, size);
+      return 3.0 * edits
+          + 2.0 * reads
+          + mentions
+          + 0.25 * outputMentions
+          + (edits + reads + mentions > 0 ? recency : recency / 4);
     }
 
     String reason() {
@@ -461,6 +468,9 @@ public final class ExtractiveSummarizer implements Summarizer {
       if (mentions > 0) {
         parts.add("mentioned " + mentions + "×");
       }
+      if (outputMentions > 0) {
+        parts.add("in tool output " + outputMentions + "×");
+      }
       return String.join(", ", parts) + "; last in " + lastId;
     }
   }
@@ -468,7 +478,8 @@ public final class ExtractiveSummarizer implements Summarizer {
   private enum Use {
     EDIT,
     READ,
-    MENTION
+    MENTION,
+    OUTPUT
   }
 
   private static List<Checkpoint.FileToReload> files(List<Message> msgs, Checkpoint previous) {
@@ -482,24 +493,27 @@ public final class ExtractiveSummarizer implements Summarizer {
       }
       String text = m.content();
       if (m.role() == Role.TOOL && text.length() > SCAN_CHARS) {
-        text =
-            text.substring(0, SCAN_CHARS / 2)
-                + "\n"
-                + text.substring(text.length() - SCAN_CHARS / 2);
+        text = headAndTail(text, SCAN_CHARS / 2);
       }
       if (m.role() != Role.SYSTEM) {
         Set<String> seen = new HashSet<>();
+        Use use = m.role() == Role.TOOL ? Use.OUTPUT : Use.MENTION;
         TextFeatures.forEachFilePath(
             text,
             false,
             path -> {
               if (seen.add(path)) {
-                note(stats, path, Use.MENTION, p, m);
+                note(stats, path, use, p, m);
               }
             });
       }
     }
-    List<FileStat> ranked = new ArrayList<>(stats.values());
+    List<FileStat> ranked = new ArrayList<>();
+    for (FileStat f : stats.values()) {
+      if (f.worthListing()) {
+        ranked.add(f);
+      }
+    }
     int size = msgs.size();
     ranked.sort(
         Comparator.comparingDouble((FileStat f) -> -f.score(size))
@@ -532,6 +546,7 @@ public final class ExtractiveSummarizer implements Summarizer {
     switch (use) {
       case EDIT -> f.edits++;
       case READ -> f.reads++;
+      case OUTPUT -> f.outputMentions++;
       default -> f.mentions++;
     }
     f.lastPos = pos;
@@ -558,6 +573,22 @@ public final class ExtractiveSummarizer implements Summarizer {
   }
 
   // ---------------------------------------------------------------- text helpers
+
+  /**
+   * About {@code chars} characters from each end of a long text, cut at whitespace so that no path
+   * or word is split, joined by a line break.
+   */
+  static String headAndTail(String text, int chars) {
+    int headEnd = chars;
+    while (headEnd > 0 && !Character.isWhitespace(text.charAt(headEnd))) {
+      headEnd--;
+    }
+    int tailStart = text.length() - chars;
+    while (tailStart < text.length() && !Character.isWhitespace(text.charAt(tailStart - 1))) {
+      tailStart++;
+    }
+    return text.substring(0, headEnd) + "\n" + text.substring(tailStart);
+  }
 
   /** The prose of a message: fenced code blocks removed. */
   static String prose(String content) {
@@ -606,7 +637,8 @@ public final class ExtractiveSummarizer implements Summarizer {
     if (args.length() > 200) {
       args = args.substring(0, 200);
     }
-    String text = (c.name() + " " + args.replaceAll("\\s+", " ").replace('`', '\'')).strip();
+    String text =
+        (c.name() + " " + SPACES.matcher(args).replaceAll(" ").replace('`', '\'')).strip();
     if (text.length() > 100) {
       int end = 100;
       if (Character.isHighSurrogate(text.charAt(end - 1))) {
@@ -617,8 +649,13 @@ public final class ExtractiveSummarizer implements Summarizer {
     return text;
   }
 
+  private static final Pattern SPACES = Pattern.compile("\\s+");
+  private static final Pattern END_PUNCTUATION = Pattern.compile("[.!?]+$");
+
+  /** The key two sentences share when they say the same: lower case, spaces and end normalized. */
   private static String norm(String s) {
-    return s.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replaceAll("[.!?]+$", "").strip();
+    String t = SPACES.matcher(s.toLowerCase(Locale.ROOT)).replaceAll(" ");
+    return END_PUNCTUATION.matcher(t).replaceAll("").strip();
   }
 
   /** Puts or moves an entry to the end (the most recent occurrence counts). */

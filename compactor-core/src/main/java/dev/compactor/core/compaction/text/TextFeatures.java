@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * slashes, or ends in a file name with a known extension), or is a bare file name with a known
  * extension ({@code pom.xml}, {@code InvoiceService.java}). Java package names ({@code
  * com.acme.billing}), method chains ({@code item.price}), numbers ({@code 0.2}) and abbreviations
- * ({@code e.g.}) are not paths. URLs are not paths.
+ * ({@code e.g.}) are not paths. URLs and closing tags ({@code </think>}) are not paths.
  */
 public final class TextFeatures {
   private TextFeatures() {}
@@ -238,8 +238,8 @@ public final class TextFeatures {
       if (!slash && !dot) {
         continue;
       }
-      if (slash && start > 0 && text.charAt(start - 1) == ':') {
-        continue; // the rest of a URL: scheme://host/path
+      if (slash && start > 0 && (text.charAt(start - 1) == ':' || text.charAt(start - 1) == '<')) {
+        continue; // the rest of a URL (scheme://host/path) or a closing tag (</think>)
       }
       String path = pathOf(text, start, i, slash);
       if (path != null) {
@@ -382,7 +382,7 @@ public final class TextFeatures {
       return;
     }
     if (slash || dot) {
-      if (slash && start > 0 && text.charAt(start - 1) == ':') {
+      if (slash && start > 0 && (text.charAt(start - 1) == ':' || text.charAt(start - 1) == '<')) {
         return;
       }
       String path = pathOf(text, start, end, slash);

@@ -148,16 +148,28 @@ final class TrimAnalysis {
       return List.of();
     }
     int n = messages.size();
-    boolean[] candidate = new boolean[n];
+    // Recent outputs and outputs mentioning an error are relevant; only the others need the
+    // (costlier) "a file path of it is named later" check.
+    boolean[] needsPathCheck = new boolean[n];
+    int firstNeedy = -1;
     for (int i : candidates) {
-      candidate[i] = true;
+      int distance = n - 1 - i;
+      if (distance >= RECENT_DISTANCE
+          && !TextFeatures.containsErrorWord(messages.get(i).content())) {
+        needsPathCheck[i] = true;
+        if (firstNeedy < 0) {
+          firstNeedy = i;
+        }
+      }
     }
-    int first = candidates.get(0);
+    if (firstNeedy < 0) {
+      return List.of();
+    }
     Set<String> later = new HashSet<>();
+    Set<String> own = new HashSet<>();
     double[] relevance = new double[n];
     List<Integer> out = new ArrayList<>();
-    List<String> own = new ArrayList<>();
-    for (int i = n - 1; i >= first; i--) {
+    for (int i = n - 1; i >= firstNeedy; i--) {
       Message m = messages.get(i);
       if (m.uiOnly()) {
         continue;
@@ -167,20 +179,9 @@ final class TrimAnalysis {
       for (ToolCall c : m.toolCalls()) {
         TextFeatures.forEachFilePath(c.arguments(), true, own::add);
       }
-      if (candidate[i]) {
-        int distance = n - 1 - i;
-        double r;
-        if (distance < RECENT_DISTANCE || TextFeatures.containsErrorWord(m.content())) {
-          r = 5.0;
-        } else if (anyIn(own, later)) {
-          r = 5.0;
-        } else {
-          r = -Math.min(0.15 * distance, 2.0);
-        }
-        if (r < 1.0) {
-          relevance[i] = r;
-          out.add(i);
-        }
+      if (needsPathCheck[i] && !anyIn(own, later)) {
+        relevance[i] = -Math.min(0.15 * (n - 1 - i), 2.0);
+        out.add(i);
       }
       later.addAll(own);
     }
@@ -188,7 +189,7 @@ final class TrimAnalysis {
     return List.copyOf(out);
   }
 
-  private static boolean anyIn(List<String> paths, Set<String> set) {
+  private static boolean anyIn(Set<String> paths, Set<String> set) {
     for (String p : paths) {
       if (set.contains(p)) {
         return true;

@@ -71,6 +71,8 @@ public final class TrimProvider implements ContextProvider {
 
   private static final int CALL_PREVIEW_CHARS = 120;
 
+  private static final java.util.regex.Pattern SPACES = java.util.regex.Pattern.compile("\\s+");
+
   public TrimProvider() {}
 
   @Override
@@ -344,7 +346,7 @@ public final class TrimProvider implements ContextProvider {
     if (args.length() > 4 * CALL_PREVIEW_CHARS) {
       args = args.substring(0, 4 * CALL_PREVIEW_CHARS);
     }
-    String text = (call.name() + " " + args.replaceAll("\\s+", " ")).strip();
+    String text = (call.name() + " " + SPACES.matcher(args).replaceAll(" ")).strip();
     if (text.length() > CALL_PREVIEW_CHARS) {
       int end = CALL_PREVIEW_CHARS;
       if (Character.isHighSurrogate(text.charAt(end - 1))) {
