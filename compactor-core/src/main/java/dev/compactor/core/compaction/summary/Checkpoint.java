@@ -41,6 +41,9 @@ public record Checkpoint(
   /** Placeholder rendered for an empty section. */
   static final String NONE = "(none)";
 
+  /** The marker a checkpoint cut to fit a budget carries; {@link #parse} skips it. */
+  public static final String CUT_MARKER = "[... checkpoint cut to fit the budget ...]";
+
   /**
    * A file worth reading again after the checkpoint.
    *
@@ -232,7 +235,7 @@ public record Checkpoint(
         }
         continue;
       }
-      if (current != null) {
+      if (current != null && !line.strip().equals(CUT_MARKER)) {
         current.add(line);
       }
     }

@@ -30,7 +30,9 @@ import java.util.Objects;
  *
  * <p>The tail is cut only between steps: an assistant message with tool calls and its results stay
  * together, so the tail never starts with a result whose call was summarized and parallel results
- * are never split; the final step (a pending tool call included) is always kept.
+ * are never split; the final step (a pending tool call included) is always kept. When the
+ * conversation has reasoning blocks, the tail starts at a user message or at an assistant message
+ * with its reasoning, so a continued tool loop never loses its thinking block.
  *
  * <p>An earlier checkpoint inside the summarized span is parsed and handed to the {@link
  * Summarizer} as {@code previous}, to be carried forward rather than summarized as text. The
@@ -67,7 +69,7 @@ public final class SummarizeProvider implements ContextProvider {
   public static final String CHECKPOINT_KEY = "checkpoint";
 
   /** The marker put where a checkpoint was cut to fit the budget. */
-  public static final String CUT_MARKER = "[... checkpoint cut to fit the budget ...]";
+  public static final String CUT_MARKER = Checkpoint.CUT_MARKER;
 
   /** Tokens set aside for the checkpoint when the tail is chosen under a limit. */
   static final int CHECKPOINT_RESERVE = 2000;
@@ -168,13 +170,26 @@ public final class SummarizeProvider implements ContextProvider {
         pinnedEstimate += prefix[unitEnd[i]] - prefix[i];
       }
     }
-    int keepStart = tailStart(finalStart, headEnd, keepRecent, unitStart, prefix);
+    boolean thinking = src.stream().anyMatch(m -> !m.reasoning().isEmpty());
+    int keepStart =
+        loopSafe(
+            src,
+            thinking,
+            tailStart(finalStart, headEnd, keepRecent, unitStart, prefix),
+            finalStart,
+            unitEnd);
     int tailStart = keepStart;
     if (limit != null) {
       long reserve = Math.min(CHECKPOINT_RESERVE, limit / 4);
       long fitting = limit - headTokens - pinnedEstimate - reserve - priming;
       if (fitting < keepRecent) {
-        tailStart = tailStart(finalStart, headEnd, fitting, unitStart, prefix);
+        tailStart =
+            loopSafe(
+                src,
+                thinking,
+                tailStart(finalStart, headEnd, fitting, unitStart, prefix),
+                finalStart,
+                unitEnd);
       }
     }
 
@@ -221,18 +236,23 @@ public final class SummarizeProvider implements ContextProvider {
       if (total > limit && tailStart < finalStart) {
         List<Message> dropped = new ArrayList<>();
         while (total > limit && tailStart < finalStart) {
-          int e = unitEnd[tailStart];
-          boolean pin = hasPinned(src, tailStart, e);
-          for (int j = tailStart; j < e; j++) {
-            tailTokens -= tok[j];
-            if (pin) {
-              pinnedIdx.add(j);
-              pinnedTokens += tok[j];
-            } else {
-              coveredIdx.add(j);
-              total -= tok[j];
-              if (!src.get(j).uiOnly()) {
-                dropped.add(src.get(j));
+          int e =
+              thinking
+                  ? loopSafe(src, true, unitEnd[tailStart], finalStart, unitEnd)
+                  : unitEnd[tailStart];
+          for (int u = tailStart; u < e; u = unitEnd[u]) {
+            boolean pin = hasPinned(src, u, unitEnd[u]);
+            for (int j = u; j < unitEnd[u]; j++) {
+              tailTokens -= tok[j];
+              if (pin) {
+                pinnedIdx.add(j);
+                pinnedTokens += tok[j];
+              } else {
+                coveredIdx.add(j);
+                total -= tok[j];
+                if (!src.get(j).uiOnly()) {
+                  dropped.add(src.get(j));
+                }
               }
             }
           }
@@ -355,6 +375,29 @@ public final class SummarizeProvider implements ContextProvider {
       start = us;
     }
     return start;
+  }
+
+  /**
+   * With reasoning in the conversation, a tail must not start inside a tool loop whose opening
+   * message (and its reasoning) is summarized: Anthropic rejects a continued loop without its
+   * thinking block. Moves the start forward to a user message or an assistant message that carries
+   * reasoning; never past the final step.
+   */
+  private static int loopSafe(
+      List<Message> src, boolean thinking, int start, int finalStart, int[] unitEnd) {
+    if (!thinking) {
+      return start;
+    }
+    int s = start;
+    while (s < finalStart) {
+      Message m = src.get(s);
+      if (!m.uiOnly()
+          && (m.role() == Role.USER || (m.role() == Role.ASSISTANT && !m.reasoning().isEmpty()))) {
+        break;
+      }
+      s = unitEnd[s];
+    }
+    return s;
   }
 
   private static CompactionResult nothingToSummarize(List<Message> src, String why) {

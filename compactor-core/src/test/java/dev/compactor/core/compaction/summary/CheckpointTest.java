@@ -60,6 +60,17 @@ class CheckpointTest {
   }
 
   @Test
+  void parse_skipsTheCutMarker_soACutCheckpointCarriesNoMarkerForward() {
+    String md =
+        "## Objective\nGoal.\n\n## Key Decisions\n- A.\n"
+            + Checkpoint.CUT_MARKER
+            + "\n- `x` — y\n\n## Identifiers\n- `z`";
+    Checkpoint c = Checkpoint.parse(md);
+    assertThat(c.decisions()).containsExactly("A.", "`x` — y");
+    assertThat(c.render()).doesNotContain(Checkpoint.CUT_MARKER);
+  }
+
+  @Test
   void parse_acceptsTheVariantsAModelWrites() {
     String md =
         String.join(

@@ -146,6 +146,47 @@ class SummarizeProviderTest {
   }
 
   @Test
+  void withReasoning_theTailStartsAtAUserMessageOrAThinkingStep_notInsideAToolLoop() {
+    List<Message> m =
+        new Conv()
+            .system("sys")
+            .user("go")
+            .tool("read_file", "{}", Conv.lines("a", 60))
+            .tool("read_file", "{}", Conv.lines("b", 60))
+            .user("now the loop")
+            .tool("read_file", "{}", Conv.lines("c", 60))
+            .tool("read_file", "{}", Conv.lines("d", 60))
+            .tool("read_file", "{}", Conv.lines("e", 60))
+            .assistant("done")
+            .build();
+    List<Message> withThinking = new ArrayList<>(m);
+    // the loop after "now the loop" opens with a thinking step (index 7)
+    withThinking.set(
+        7,
+        m.get(7).toBuilder()
+            .reasoning(
+                List.of(new dev.compactor.core.message.ReasoningBlock("thinking", "plan", "s")))
+            .build());
+    // budgets whose natural cut is a step inside a loop: at b (index 4) and at d (index 9)
+    int fromB = (int) (tokens(m.subList(4, m.size())) - COUNTER.overhead().replyPriming());
+    int fromD = (int) (tokens(m.subList(9, m.size())) - COUNTER.overhead().replyPriming());
+
+    CompactionResult plain = new SummarizeProvider().compress(m, config(null, fromD).build());
+    assertThat(plain.messages().get(2)).isEqualTo(m.get(9)); // no reasoning: any step boundary
+
+    CompactionResult toUser =
+        new SummarizeProvider().compress(withThinking, config(null, fromB).build());
+    assertThat(toUser.messages().get(2)).isEqualTo(withThinking.get(6)); // the user message
+
+    CompactionResult toEnd =
+        new SummarizeProvider().compress(withThinking, config(null, fromD).build());
+    assertThat(toEnd.messages().subList(2, toEnd.messages().size()))
+        .containsExactly(withThinking.get(13)); // no safe start inside the loop: the final step
+    assertThat(new ViewValidator(ViewValidator.Target.ANTHROPIC).validate(toEnd.messages()))
+        .isEmpty();
+  }
+
+  @Test
   void pinnedMessagesOfTheSummarizedSpan_stayVerbatim_withTheirToolCall() {
     List<Message> m =
         new Conv()
