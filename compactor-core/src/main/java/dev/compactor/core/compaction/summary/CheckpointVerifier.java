@@ -1,0 +1,97 @@
+package dev.compactor.core.compaction.summary;
+
+import dev.compactor.core.compaction.text.TextFeatures;
+import dev.compactor.core.compaction.text.TextFeatures.IdentifierKind;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.ToolCall;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Mechanical check of a checkpoint against the span it replaces: every identifier (file path, error
+ * name, call id, issue number, quoted string, number of 4+ digits) that occurs in the covered
+ * messages and that the kept messages refer to must appear in the checkpoint text. Missing ones are
+ * added to its {@code Identifiers} section (most important kinds first, at most {@link
+ * #MAX_ADDED}).
+ */
+final class CheckpointVerifier {
+  private CheckpointVerifier() {}
+
+  static final int MAX_ADDED = 40;
+
+  /**
+   * The verified checkpoint.
+   *
+   * @param checkpoint the checkpoint with missing identifiers added
+   * @param added the identifiers added
+   * @param omitted missing identifiers left out because of {@link #MAX_ADDED}
+   */
+  record Verified(Checkpoint checkpoint, List<String> added, int omitted) {}
+
+  static Verified verify(Checkpoint cp, List<Message> covered, List<Message> kept) {
+    Map<String, IdentifierKind> keptIds = new LinkedHashMap<>();
+    for (Message m : kept) {
+      if (m.uiOnly()) {
+        continue;
+      }
+      TextFeatures.identifiers(m.content(), true, keptIds);
+      for (ToolCall c : m.toolCalls()) {
+        TextFeatures.identifiers(c.arguments(), false, keptIds);
+      }
+    }
+    if (keptIds.isEmpty()) {
+      return new Verified(cp, List.of(), 0);
+    }
+    Set<String> shared = new HashSet<>();
+    for (Message m : covered) {
+      if (m.uiOnly()) {
+        continue;
+      }
+      TextFeatures.forEachIdentifier(
+          m.content(),
+          true,
+          (id, kind) -> {
+            if (keptIds.containsKey(id)) {
+              shared.add(id);
+            }
+          });
+      for (ToolCall c : m.toolCalls()) {
+        TextFeatures.forEachIdentifier(
+            c.arguments(),
+            false,
+            (id, kind) -> {
+              if (keptIds.containsKey(id)) {
+                shared.add(id);
+              }
+            });
+      }
+    }
+    if (shared.isEmpty()) {
+      return new Verified(cp, List.of(), 0);
+    }
+    String rendered = cp.render();
+    List<Map.Entry<String, IdentifierKind>> missing = new ArrayList<>();
+    for (Map.Entry<String, IdentifierKind> e : keptIds.entrySet()) {
+      if (shared.contains(e.getKey()) && !rendered.contains(e.getKey())) {
+        missing.add(e);
+      }
+    }
+    if (missing.isEmpty()) {
+      return new Verified(cp, List.of(), 0);
+    }
+    // stable: by kind, then first appearance in the kept messages
+    missing.sort(Comparator.comparingInt(e -> e.getValue().ordinal()));
+    List<String> added = new ArrayList<>();
+    for (int i = 0; i < Math.min(MAX_ADDED, missing.size()); i++) {
+      added.add(missing.get(i).getKey());
+    }
+    List<String> ids = new ArrayList<>(cp.identifiers());
+    ids.addAll(added);
+    return new Verified(cp.withIdentifiers(ids), added, missing.size() - added.size());
+  }
+}

@@ -1,0 +1,262 @@
+package dev.compactor.core.compaction.text;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Sentence splitting and the extractive sentence score of the {@code trim} strategy (gptme's
+ * weights, see {@code research-notes.md}).
+ *
+ * <p>{@link #score} adds: position (+2 first, +1.5 last, +1 second and third), +0.5 per key term
+ * present (error, fail, success, complete, implement, fix, bug, issue, result, output, todo, fixme,
+ * note, warning), length (under 10 characters -1, under 50 +0.3, over 200 -0.2), and once each: a
+ * decision +2, a conclusion +1.5, a commitment +1.5, an action result +1, a file path +1, a URL
+ * +0.5, an error word +1.5.
+ */
+public final class Sentences {
+  private Sentences() {}
+
+  private static final Pattern SPLIT = Pattern.compile("(?<=[.!?])\\s+");
+
+  private static final String[] KEY_TERMS = {
+    "error",
+    "fail",
+    "success",
+    "complete",
+    "implement",
+    "fix",
+    "bug",
+    "issue",
+    "result",
+    "output",
+    "todo",
+    "fixme",
+    "note",
+    "warning"
+  };
+
+  private static final Phrases DECISION =
+      new Phrases(
+          List.of(
+              "decided",
+              "decide to",
+              "decision",
+              "chose",
+              "chosen",
+              "choose to",
+              "will use",
+              "going with",
+              "go with",
+              "opted",
+              "settled on",
+              "instead of",
+              "rather than",
+              "we should use",
+              "i prefer",
+              "the plan is"));
+  private static final Phrases CONCLUSION =
+      new Phrases(
+          List.of(
+              "therefore",
+              "thus",
+              "hence",
+              "in conclusion",
+              "in summary",
+              "to summarize",
+              "overall",
+              "this means",
+              "consequently",
+              "which means",
+              "the cause",
+              "caused by",
+              "root cause",
+              "explains"));
+  private static final Phrases COMMITMENT =
+      new Phrases(
+          List.of(
+              "i will",
+              "i'll",
+              "we will",
+              "we'll",
+              "next i",
+              "next, i",
+              "next step",
+              "i am going to",
+              "i'm going to",
+              "let me",
+              "i need to",
+              "we need to",
+              "must",
+              "todo",
+              "to do"));
+  private static final Phrases ACTION_RESULT =
+      new Phrases(
+          List.of(
+              "fixed",
+              "implemented",
+              "updated",
+              "created",
+              "added",
+              "removed",
+              "changed",
+              "refactored",
+              "passes",
+              "passed",
+              "succeeded",
+              "resolved",
+              "completed",
+              "works now",
+              "now works",
+              "green",
+              "as a result"));
+  private static final Phrases ERROR_WORD =
+      new Phrases(
+          List.of(
+              "error",
+              "errors",
+              "exception",
+              "exceptions",
+              "traceback",
+              "failed",
+              "failure",
+              "failures",
+              "failing",
+              "crash",
+              "crashed",
+              "crashes"));
+  private static final Phrases OPEN_ITEM =
+      new Phrases(
+          List.of(
+              "todo",
+              "fixme",
+              "next i",
+              "next, i",
+              "next step",
+              "next steps",
+              "still fail",
+              "still fails",
+              "still failing",
+              "not yet",
+              "remaining",
+              "left to do",
+              "pending",
+              "need to be",
+              "needs to be",
+              "i will",
+              "we will",
+              "i'll",
+              "we'll",
+              "follow-up",
+              "open question",
+              "blocked"));
+  private static final Phrases CONSTRAINT =
+      new Phrases(
+          List.of(
+              "must",
+              "must not",
+              "should",
+              "should not",
+              "shouldn't",
+              "do not",
+              "don't",
+              "never",
+              "always",
+              "only",
+              "instead of",
+              "rather than",
+              "not on",
+              "make sure",
+              "keep",
+              "avoid"));
+
+  /**
+   * Splits prose into sentences at whitespace after {@code .}, {@code !} or {@code ?}; blank pieces
+   * are dropped. Line breaks inside the text count as whitespace: split lines first to keep them.
+   */
+  public static List<String> split(String text) {
+    List<String> out = new ArrayList<>();
+    for (String s : SPLIT.split(text)) {
+      String t = s.strip();
+      if (!t.isEmpty()) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The extractive score of a sentence.
+   *
+   * @param sentence the sentence
+   * @param index its position among the sentences of the message, from 0
+   * @param count how many sentences the message has
+   */
+  public static double score(String sentence, int index, int count) {
+    double score = 0;
+    if (index == 0) {
+      score += 2.0;
+    } else if (index == count - 1) {
+      score += 1.5;
+    } else if (index <= 2) {
+      score += 1.0;
+    }
+    String lower = sentence.toLowerCase(Locale.ROOT);
+    for (String term : KEY_TERMS) {
+      if (lower.contains(term)) {
+        score += 0.5;
+      }
+    }
+    int len = sentence.length();
+    if (len < 10) {
+      score -= 1.0;
+    } else if (len < 50) {
+      score += 0.3;
+    } else if (len > 200) {
+      score -= 0.2;
+    }
+    if (DECISION.in(lower)) {
+      score += 2.0;
+    }
+    if (CONCLUSION.in(lower)) {
+      score += 1.5;
+    }
+    if (COMMITMENT.in(lower)) {
+      score += 1.5;
+    }
+    if (ACTION_RESULT.in(lower)) {
+      score += 1.0;
+    }
+    if (!TextFeatures.filePaths(sentence).isEmpty()) {
+      score += 1.0;
+    }
+    if (TextFeatures.containsUrl(sentence)) {
+      score += 0.5;
+    }
+    if (ERROR_WORD.in(lower)) {
+      score += 1.5;
+    }
+    return score;
+  }
+
+  /** A decision: "decided", "will use", "instead of", "chose", "going with", … */
+  public static boolean isDecision(String sentence) {
+    return DECISION.in(sentence.toLowerCase(Locale.ROOT));
+  }
+
+  /** Something still to do: TODO, "next step", "still fails", "not yet", "I will", … */
+  public static boolean isOpenItem(String sentence) {
+    return OPEN_ITEM.in(sentence.toLowerCase(Locale.ROOT));
+  }
+
+  /** A constraint as users state them: "must", "should", "never", "instead of", "only", … */
+  public static boolean isConstraint(String sentence) {
+    return CONSTRAINT.in(sentence.toLowerCase(Locale.ROOT));
+  }
+
+  /** An outcome: "fixed", "passed", "implemented", "as a result", … */
+  public static boolean isActionResult(String sentence) {
+    return ACTION_RESULT.in(sentence.toLowerCase(Locale.ROOT));
+  }
+}

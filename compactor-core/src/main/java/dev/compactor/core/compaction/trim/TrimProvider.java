@@ -1,0 +1,359 @@
+package dev.compactor.core.compaction.trim;
+
+import dev.compactor.core.compaction.CompactionResult;
+import dev.compactor.core.compaction.CompressionConfig;
+import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.message.Digests;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.MessageId;
+import dev.compactor.core.message.MessageMetadata;
+import dev.compactor.core.message.ToolCall;
+import dev.compactor.core.tokens.TokenCounter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code trim} strategy (the default): rule-based, deterministic, no model call. It replaces
+ * messages one for one, so positions, roles, timestamps and tool-call pairing are kept, and applies
+ * its phases in order of least damage, stopping as soon as the target is reached:
+ *
+ * <ol>
+ *   <li><b>Stale tool outputs</b> (phase 0): tool results of at least 200 tokens whose relevance is
+ *       below 1.0 — not among the last 3 messages, mentioning no error, exception, traceback,
+ *       failed or failure, and naming no file path that a later message names — become a short stub
+ *       with the archive's recovery reference, least relevant (oldest) first.
+ *   <li><b>Large tool outputs</b> (phase 2): tool results above {@code maxToolResultTokens},
+ *       largest first, keep their first ~40 % and last ~20 % of the allowed tokens on line
+ *       boundaries; the middle is saved through {@link CompressionConfig#archive()} and replaced by
+ *       a marker naming the tokens and lines removed and the recovery reference.
+ *   <li><b>Extractive compression</b> (phase 3): assistant messages at least 3 from the end, above
+ *       1,000 tokens, without tool calls and without reasoning blocks keep their best {@code max(2,
+ *       int(0.7 n))} sentences, with code blocks, headings and line breaks intact.
+ * </ol>
+ *
+ * <p>Never touched: pinned messages, the first {@code keepHead} messages, the last user message and
+ * everything after it, a pending tool call and its results, reasoning blocks (a message with
+ * reasoning is never rewritten), {@code uiOnly} messages. The reasoning-strip age threshold of
+ * {@link CompressionConfig} is not supported: retained thinking is never rewritten.
+ *
+ * <p>The target is {@code limit × trimTargetRatio}. Without a limit (a manual {@code /compact
+ * trim}) every phase is applied fully. A target that cannot be reached is reported in {@link
+ * CompactionResult#limitations()} with the tokens reached, never claimed. Every replaced message
+ * gets a new id ({@code <old id>~stub-<sha8>}, {@code ~cut-}, {@code ~extract-}), a provenance
+ * entry naming the message it replaces and {@code metadata.extra.compacted} = {@code stub}, {@code
+ * truncated} or {@code extractive}.
+ *
+ * <p>Cost: two linear passes over the text plus tokenizing only what is written; token counts of
+ * the input come from the counter's cache. Stateless and thread-safe.
+ */
+public final class TrimProvider implements ContextProvider {
+  /** The registered name. */
+  public static final String NAME = "trim";
+
+  /** Metadata key ({@code metadata.extra}) that marks a message this strategy rewrote. */
+  public static final String COMPACTED_KEY = "compacted";
+
+  static final String STUB = "stub";
+  static final String TRUNCATED = "truncated";
+  static final String EXTRACTIVE = "extractive";
+
+  /** Share of sentences phase 3 keeps. */
+  static final double EXTRACTIVE_RATIO = 0.7;
+
+  /** Estimated tokens of a stub, for {@link #estimateSavings}. */
+  private static final int STUB_TOKENS = 60;
+
+  /** Estimated tokens of a truncation marker, for {@link #estimateSavings}. */
+  private static final int MARKER_TOKENS = 50;
+
+  private static final int CALL_PREVIEW_CHARS = 120;
+
+  private static final java.util.regex.Pattern SPACES = java.util.regex.Pattern.compile("\\s+");
+
+  public TrimProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** True when there is a limit and the messages reach it. */
+  @Override
+  public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
+    return config.limit() != null && config.counter().countMessages(messages) >= config.limit();
+  }
+
+  @Override
+  public CompactionResult compress(List<Message> messages, CompressionConfig config) {
+    return trim(messages, config).result();
+  }
+
+  /** Trims and reports the numbers behind the result. */
+  public TrimOutcome trim(List<Message> messages, CompressionConfig config) {
+    List<Message> source = List.copyOf(messages);
+    TrimAnalysis a = new TrimAnalysis(source, config);
+    TokenCounter counter = config.counter();
+    Integer target = config.target();
+    List<String> limitations = new ArrayList<>();
+    if (config.reasoningStripAgeThreshold() != null) {
+      limitations.add(
+          "reasoning stripping (age threshold "
+              + config.reasoningStripAgeThreshold()
+              + ") is not supported: reasoning blocks are never rewritten");
+    }
+    if (target != null && a.total <= target) {
+      return new TrimOutcome(
+          CompactionResult.of(source, source, limitations, Map.of()),
+          a.total,
+          a.total,
+          target,
+          0,
+          0,
+          0);
+    }
+    Message[] out = source.toArray(new Message[0]);
+    boolean[] replaced = new boolean[out.length];
+    Map<MessageId, List<MessageId>> provenance = new LinkedHashMap<>();
+    long total = a.total;
+    int stubbed = 0;
+    int truncated = 0;
+    int compressed = 0;
+    long stubbedTokens = 0;
+    long truncatedTokens = 0;
+    long compressedTokens = 0;
+
+    for (int i : a.stale) {
+      if (reached(total, target)) {
+        break;
+      }
+      Message m = source.get(i);
+      Message stub = stub(m, a.tokens[i], a.calls.get(m.toolCallId()), config);
+      int t = counter.countMessage(stub);
+      if (t >= a.tokens[i]) {
+        continue;
+      }
+      out[i] = stub;
+      replaced[i] = true;
+      provenance.put(stub.id(), List.of(m.id()));
+      total += t - a.tokens[i];
+      stubbed++;
+      stubbedTokens += a.tokens[i] - t;
+    }
+    for (int i : a.large) {
+      if (reached(total, target)) {
+        break;
+      }
+      if (replaced[i]) {
+        continue;
+      }
+      Message m = source.get(i);
+      Message cut = truncate(m, a.tokens[i], config);
+      if (cut == null) {
+        continue;
+      }
+      int t = counter.countMessage(cut);
+      if (t >= a.tokens[i]) {
+        continue;
+      }
+      out[i] = cut;
+      replaced[i] = true;
+      provenance.put(cut.id(), List.of(m.id()));
+      total += t - a.tokens[i];
+      truncated++;
+      truncatedTokens += a.tokens[i] - t;
+    }
+    for (int i : a.prose) {
+      if (reached(total, target)) {
+        break;
+      }
+      Message m = source.get(i);
+      Message ex = extract(m, config);
+      if (ex == null) {
+        continue;
+      }
+      int t = counter.countMessage(ex);
+      if (t >= a.tokens[i]) {
+        continue;
+      }
+      out[i] = ex;
+      replaced[i] = true;
+      provenance.put(ex.id(), List.of(m.id()));
+      total += t - a.tokens[i];
+      compressed++;
+      compressedTokens += a.tokens[i] - t;
+    }
+
+    if (stubbed > 0) {
+      limitations.add(
+          stubbed + " stale tool outputs replaced by stubs (" + stubbedTokens + " tokens)");
+    }
+    if (truncated > 0) {
+      limitations.add(
+          truncated
+              + " large tool outputs truncated to head and tail ("
+              + truncatedTokens
+              + " tokens)");
+    }
+    if (compressed > 0) {
+      limitations.add(
+          compressed
+              + " assistant messages compressed extractively ("
+              + compressedTokens
+              + " tokens)");
+    }
+    if (target != null && total > target) {
+      limitations.add(
+          "target not reached: "
+              + total
+              + " tokens after trim, target "
+              + target
+              + " (limit "
+              + config.limit()
+              + " × "
+              + config.trimTargetRatio()
+              + "); nothing else may be trimmed without touching protected messages");
+    }
+    List<Message> result = stubbed + truncated + compressed == 0 ? source : Arrays.asList(out);
+    return new TrimOutcome(
+        CompactionResult.of(source, result, limitations, provenance),
+        a.total,
+        total,
+        target,
+        stubbed,
+        truncated,
+        compressed);
+  }
+
+  /**
+   * Estimates what a full trim (no limit) would save, without building messages or writing to the
+   * archive. Linear in the text; token counts come from the counter's cache.
+   */
+  public SavingsEstimate estimateSavings(List<Message> messages, CompressionConfig config) {
+    TrimAnalysis a = new TrimAnalysis(List.copyOf(messages), config);
+    long saved = 0;
+    boolean[] stale = new boolean[messages.size()];
+    for (int i : a.stale) {
+      stale[i] = true;
+      saved += Math.max(0, a.tokens[i] - STUB_TOKENS);
+    }
+    int large = 0;
+    long kept =
+        (long) (config.maxToolResultTokens() * (Truncation.HEAD_SHARE + Truncation.TAIL_SHARE))
+            + MARKER_TOKENS;
+    for (int i : a.large) {
+      if (!stale[i]) {
+        large++;
+        saved += Math.max(0, a.tokens[i] - kept);
+      }
+    }
+    for (int i : a.prose) {
+      saved += (long) (a.tokens[i] * (1 - EXTRACTIVE_RATIO));
+    }
+    return new SavingsEstimate(a.total, saved, a.stale.size(), large, a.prose.size());
+  }
+
+  private static boolean reached(long total, Integer target) {
+    return target != null && total <= target;
+  }
+
+  private static Message stub(
+      Message m, int messageTokens, ToolCall call, CompressionConfig config) {
+    int tokens = TrimAnalysis.contentTokens(m, messageTokens, config.counter());
+    String ref = config.archive().save(m, m.content());
+    String content =
+        "[Stale tool output pruned - "
+            + tokens
+            + " tokens]"
+            + describe(call)
+            + " "
+            + ref
+            + "\nYou can ask for it to be recovered if needed.";
+    return rewrite(m, content, "stub", STUB);
+  }
+
+  private static Message truncate(Message m, int messageTokens, CompressionConfig config) {
+    Truncation.Cut cut =
+        Truncation.cut(m.content(), config.maxToolResultTokens(), config.counter());
+    if (cut == null) {
+      return null;
+    }
+    int contentTokens = TrimAnalysis.contentTokens(m, messageTokens, config.counter());
+    int removedTokens = Math.max(1, contentTokens - cut.headTokens() - cut.tailTokens());
+    String ref = config.archive().save(m, cut.removed());
+    StringBuilder sb = new StringBuilder(cut.head().length() + cut.tail().length() + 200);
+    sb.append(cut.head());
+    if (!cut.head().isEmpty() && !cut.head().endsWith("\n")) {
+      sb.append('\n');
+    }
+    sb.append("[... ")
+        .append(removedTokens)
+        .append(" tokens truncated (lines ")
+        .append(cut.firstRemovedLine())
+        .append('-')
+        .append(cut.lastRemovedLine())
+        .append(" of ")
+        .append(cut.totalLines())
+        .append("); ")
+        .append(ref)
+        .append(" ...]");
+    if (!cut.tail().isEmpty()) {
+      sb.append('\n').append(cut.tail());
+    }
+    return rewrite(m, sb.toString(), "cut", TRUNCATED);
+  }
+
+  private static Message extract(Message m, CompressionConfig config) {
+    ExtractiveCompression.Compressed c =
+        ExtractiveCompression.compress(m.content(), EXTRACTIVE_RATIO);
+    if (c == null) {
+      return null;
+    }
+    String ref = config.archive().save(m, m.content());
+    String content =
+        c.text()
+            + "\n\n[Extractive compression kept "
+            + c.kept()
+            + " of "
+            + c.total()
+            + " sentences; full text: "
+            + ref
+            + "]";
+    return rewrite(m, content, "extract", EXTRACTIVE);
+  }
+
+  /** A copy of {@code m} with new content, a new id and the compaction mark. */
+  static Message rewrite(Message m, String content, String idTag, String kind) {
+    MessageMetadata md = m.metadata();
+    Map<String, Object> extra = new LinkedHashMap<>(md.extra());
+    extra.put(COMPACTED_KEY, kind);
+    String id = m.id().value() + "~" + idTag + "-" + Digests.sha256Hex(content).substring(0, 8);
+    return m.toBuilder()
+        .id(id)
+        .content(content)
+        .metadata(new MessageMetadata(md.model(), md.provider(), md.usage(), md.input(), extra))
+        .build();
+  }
+
+  /** " (name arguments)" of the call behind a result, clipped; empty when unknown. */
+  private static String describe(ToolCall call) {
+    if (call == null) {
+      return "";
+    }
+    String args = call.arguments();
+    if (args.length() > 4 * CALL_PREVIEW_CHARS) {
+      args = args.substring(0, 4 * CALL_PREVIEW_CHARS);
+    }
+    String text = (call.name() + " " + SPACES.matcher(args).replaceAll(" ")).strip();
+    if (text.length() > CALL_PREVIEW_CHARS) {
+      int end = CALL_PREVIEW_CHARS;
+      if (Character.isHighSurrogate(text.charAt(end - 1))) {
+        end--;
+      }
+      text = text.substring(0, end) + "…";
+    }
+    return " (" + text + ")";
+  }
+}

@@ -1,0 +1,81 @@
+package dev.compactor.core.compaction.text;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+/** Parity scenario 19: the sentence scoring weights. */
+class SentencesTest {
+
+  private static final String PLAIN = "The weather report mentions clouds over the hills today";
+
+  @Test
+  void split_atSentenceEndsFollowedByWhitespace() {
+    assertThat(Sentences.split("One. Two! Three? v1.2 stays.  Four"))
+        .containsExactly("One.", "Two!", "Three?", "v1.2 stays.", "Four");
+  }
+
+  @Test
+  void score_position_firstTwo_lastOneAndAHalf_secondAndThirdOne() {
+    double base = Sentences.score(PLAIN, 5, 10);
+    assertThat(Sentences.score(PLAIN, 0, 10) - base).isCloseTo(2.0, within(1e-9));
+    assertThat(Sentences.score(PLAIN, 9, 10) - base).isCloseTo(1.5, within(1e-9));
+    assertThat(Sentences.score(PLAIN, 1, 10) - base).isCloseTo(1.0, within(1e-9));
+    assertThat(Sentences.score(PLAIN, 2, 10) - base).isCloseTo(1.0, within(1e-9));
+    assertThat(Sentences.score(PLAIN, 3, 10) - base).isCloseTo(0.0, within(1e-9));
+  }
+
+  @Test
+  void score_length_shortMinusOne_mediumPlusPointThree_longMinusPointTwo() {
+    assertThat(Sentences.score("Hi there.", 5, 10)).isCloseTo(-1.0, within(1e-9));
+    assertThat(Sentences.score("The clouds drift slowly over hills.", 5, 10))
+        .isCloseTo(0.3, within(1e-9));
+    assertThat(Sentences.score(PLAIN, 5, 10)).isCloseTo(0.0, within(1e-9));
+    assertThat(Sentences.score("cloud ".repeat(40).strip() + ".", 5, 10))
+        .isCloseTo(-0.2, within(1e-9));
+  }
+
+  @Test
+  void score_decisionTwo_conclusionOneAndAHalf_commitmentOneAndAHalf() {
+    double base = Sentences.score(PLAIN, 5, 10);
+    assertThat(Sentences.score("We decided on clouds over the hills for the weather map", 5, 10))
+        .isCloseTo(base + 2.0, within(1e-9));
+    assertThat(Sentences.score("Therefore the clouds move over the hills in the weather", 5, 10))
+        .isCloseTo(base + 1.5, within(1e-9));
+    assertThat(Sentences.score("Next I will draw the clouds over the hills in the map", 5, 10))
+        .isCloseTo(base + 1.5, within(1e-9));
+  }
+
+  @Test
+  void score_actionResultOne_filePathOne_urlHalf_errorWordOneAndAHalfPlusKeyTerm() {
+    double base = Sentences.score(PLAIN, 5, 10);
+    assertThat(Sentences.score("The clouds were updated over the hills for the weather", 5, 10))
+        .isCloseTo(base + 1.0, within(1e-9));
+    assertThat(Sentences.score("The clouds over the hills are drawn in src/sky/Clouds.java", 5, 10))
+        .isCloseTo(base + 1.0, within(1e-9));
+    assertThat(Sentences.score("The clouds over the hills are drawn at https://sky.example", 5, 10))
+        .isCloseTo(base + 0.5, within(1e-9));
+    // "exception" is an error word (+1.5); it contains no key term
+    assertThat(Sentences.score("An exception happened with clouds over the hills today", 5, 10))
+        .isCloseTo(base + 1.5, within(1e-9));
+  }
+
+  @Test
+  void score_keyTerms_halfEach() {
+    double base = Sentences.score(PLAIN, 5, 10);
+    // "note" and "output" are key terms and nothing else
+    assertThat(Sentences.score("A note on the output of clouds over the hills in weather", 5, 10))
+        .isCloseTo(base + 1.0, within(1e-9));
+  }
+
+  @Test
+  void decisionOpenItemAndConstraint_detectors() {
+    assertThat(Sentences.isDecision("I chose BigDecimal instead of double.")).isTrue();
+    assertThat(Sentences.isDecision("The build ran.")).isFalse();
+    assertThat(Sentences.isOpenItem("TODO: add the migration.")).isTrue();
+    assertThat(Sentences.isOpenItem("The integration test still fails.")).isTrue();
+    assertThat(Sentences.isOpenItem("Everything is done.")).isFalse();
+    assertThat(Sentences.isConstraint("Never push to main.")).isTrue();
+  }
+}
