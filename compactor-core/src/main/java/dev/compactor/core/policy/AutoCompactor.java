@@ -4,6 +4,8 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.ProviderRegistry;
+import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
@@ -35,7 +37,8 @@ import java.util.function.ToDoubleBiFunction;
  *       compact_instructions}). The reminder is a message in the log, so the marker survives
  *       reloads; a new view re-arms it.
  *   <li>At the budget: a trim toward 70 % of the budget. When the estimated savings of a trim are
- *       under 10 % of the stored text, or the trim itself saves under 10 %, a summary instead.
+ *       under 10 % of the stored text, or the trim itself saves under 10 % or leaves the context
+ *       over the budget, a summary instead.
  *   <li>A failed summary latches the conversation to trim-only until {@code latchGrowth} more
  *       provider-visible messages arrive; the latch is a UI-only message in the log, so it survives
  *       reloads too.
@@ -213,7 +216,12 @@ public final class AutoCompactor {
       }
       long after = counter.countMessages(r.messages());
       double saved = stored == 0 ? 0 : (stored - after) / (double) stored;
-      if (saved >= settings.minSavings()) {
+      // A trim is kept when it saves enough and brings the context under the budget; a trim
+      // that saves but stays over the budget would only fire again next turn, so the summary
+      // runs now instead (unless summaries are latched, when the partial trim is the best there
+      // is).
+      long projected = tokens - (stored - after);
+      if (saved >= settings.minSavings() && (projected < budget || latched)) {
         return applied(active, r, trim.name(), tokens, budget, started, counter);
       }
       if (latched) {
@@ -272,6 +280,35 @@ public final class AutoCompactor {
     } catch (CompactorException e) {
       return new CompactionOutcome.Failed(strategy, e.getMessage(), tokens, budget);
     }
+  }
+
+  /**
+   * The standard policy: the registry's {@code trim} and {@code summarize} strategies, default
+   * settings, the system clock.
+   */
+  public static AutoCompactor standard(Conversation conversation, CompactionListener listener) {
+    ProviderRegistry registry = ProviderRegistry.global();
+    ContextProvider trim = registry.get(TrimProvider.NAME);
+    return new AutoCompactor(
+        conversation,
+        trim,
+        registry.get(ManualCompaction.SUMMARIZE),
+        savingsOf(trim),
+        Settings.DEFAULTS,
+        Clock.systemUTC(),
+        listener);
+  }
+
+  /**
+   * The savings estimate of a trim strategy: {@link TrimProvider#estimateSavings} for the built-in
+   * one; for any other, 1.0 (always try it and judge by the result).
+   */
+  public static ToDoubleBiFunction<List<Message>, CompressionConfig> savingsOf(
+      ContextProvider trim) {
+    if (trim instanceof TrimProvider t) {
+      return (messages, config) -> t.estimateSavings(messages, config).ratio();
+    }
+    return (messages, config) -> 1.0;
   }
 
   /** Summary options shared by the policies: limit = budget, tail and instructions. */

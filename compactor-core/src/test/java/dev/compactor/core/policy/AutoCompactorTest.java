@@ -218,4 +218,22 @@ class AutoCompactorTest {
     fill(60);
     assertThat(auto.afterTurn(ctx(300))).isInstanceOf(CompactionOutcome.Reminded.class);
   }
+
+  @Test
+  void trimThatStaysOverBudget_givesWayToSummary() {
+    conv.append(user("u1", 1200));
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", 800));
+    conv.append(assistant("a2", 5));
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(trim.calls).isEqualTo(1);
+    assertThat(((CompactionOutcome.Compacted) o).report().strategy()).isEqualTo("summarize");
+  }
+
+  @Test
+  void standardPolicy_usesTheRegisteredBuiltIns() {
+    AutoCompactor standard = AutoCompactor.standard(conv, journal::add);
+    fill(10);
+    assertThat(standard.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.NotNeeded.class);
+  }
 }

@@ -38,6 +38,8 @@ final class TrimAnalysis {
   /** Index from which nothing is touched: the last user message, or a pending call. */
   final int protectedFrom;
 
+  final int newestUser;
+
   final Map<String, ToolCall> calls;
 
   /** Phase 0: stale tool outputs, least relevant first (then oldest first). */
@@ -57,6 +59,7 @@ final class TrimAnalysis {
     calls = new HashMap<>();
     int lastUser = -1;
     int lastCaller = -1;
+    int lastStep = -1; // the final step starts at the last visible non-tool message
     long sum = 0;
     boolean any = false;
     for (int i = 0; i < n; i++) {
@@ -68,6 +71,9 @@ final class TrimAnalysis {
         if (m.role() == Role.USER) {
           lastUser = i;
         }
+        if (m.role() != Role.TOOL) {
+          lastStep = i;
+        }
         if (m.hasToolCalls()) {
           lastCaller = i;
           for (ToolCall c : m.toolCalls()) {
@@ -77,7 +83,11 @@ final class TrimAnalysis {
       }
     }
     total = any ? sum + counter.overhead().replyPriming() : 0;
-    int prot = lastUser >= 0 ? lastUser : n;
+    // Protected: the final step (its message and the tool results after it) and, below, the
+    // newest user request. Everything older may be trimmed, so long autonomous agent loops
+    // (one user request, hundreds of steps) can still be compacted.
+    int prot = lastStep >= 0 ? lastStep : n;
+    newestUser = lastUser;
     int pending = pendingCallIndex(messages, lastCaller);
     if (pending >= 0) {
       prot = Math.min(prot, pending);
@@ -90,7 +100,7 @@ final class TrimAnalysis {
     List<Integer> proseCandidates = new ArrayList<>();
     for (int i = keepHead; i < protectedFrom; i++) {
       Message m = messages.get(i);
-      if (m.pinned() || m.uiOnly()) {
+      if (m.pinned() || m.uiOnly() || i == newestUser) {
         continue;
       }
       if (m.role() == Role.TOOL) {

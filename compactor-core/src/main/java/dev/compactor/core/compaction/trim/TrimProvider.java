@@ -34,10 +34,11 @@ import java.util.Map;
  *       int(0.7 n))} sentences, with code blocks, headings and line breaks intact.
  * </ol>
  *
- * <p>Never touched: pinned messages, the first {@code keepHead} messages, the last user message and
- * everything after it, a pending tool call and its results, reasoning blocks (a message with
- * reasoning is never rewritten), {@code uiOnly} messages. The reasoning-strip age threshold of
- * {@link CompressionConfig} is not supported: retained thinking is never rewritten.
+ * <p>Never touched: pinned messages, the first {@code keepHead} messages, the newest user message,
+ * the final step (the last assistant or user message and the tool results after it), a pending tool
+ * call and its results, reasoning blocks (a message with reasoning is never rewritten), {@code
+ * uiOnly} messages. The reasoning-strip age threshold of {@link CompressionConfig} is not
+ * supported: retained thinking is never rewritten.
  *
  * <p>The target is {@code limit × trimTargetRatio}. Without a limit (a manual {@code /compact
  * trim}) every phase is applied fully. A target that cannot be reached is reported in {@link
