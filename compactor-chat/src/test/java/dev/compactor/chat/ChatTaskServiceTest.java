@@ -165,6 +165,31 @@ class ChatTaskServiceTest extends ChatTaskFixture {
     assertThat(e.getMessage()).contains("m1");
   }
 
+  @Test
+  void invalidSettings_failTheCall_andNothingOfTheCallIsStored() {
+    call(
+        """
+        {"model": "openai/gpt-5-mini",
+         "compaction": {"summary": {"activation": {"message_count": 30}}},
+         "messages": [{"role": "user", "content": "a"}]}
+        """);
+    String before = chat().record().settings();
+
+    ChatTaskException e =
+        callFails(
+            """
+            {"compaction": {"summary": {"activation": {"message_count": 40},
+                                        "summarization": {"model": "openai/no-such-model"}}},
+             "messages": [{"role": "user", "content": "b"}]}
+            """,
+            Code.INVALID_SETTINGS);
+
+    assertThat(e.getMessage()).contains("compaction.summary.summarization.model", "no-such-model");
+    assertThat(chat().record().settings()).isEqualTo(before);
+    assertThat(history()).hasSize(2);
+    assertThat(server.chatCalls()).hasSize(1);
+  }
+
   // ------------------------------------------------------------------ failsafes
 
   @Test

@@ -276,7 +276,10 @@ public final class StickySettings {
         if (n.compareTo(BigInteger.valueOf(schema.max())) > 0) {
           throw invalid(path, value, "is too large (at most " + schema.max() + ")");
         }
-        return NODES.numberNode(n.longValueExact());
+        // As a parser would read it back: int when it fits, else long.
+        return n.bitLength() < 32
+            ? NODES.numberNode(n.intValue())
+            : NODES.numberNode(n.longValueExact());
       }
       case ENUM -> {
         if (!value.isTextual() || !schema.values().contains(value.textValue())) {
