@@ -60,11 +60,18 @@ abstract class JdbcChatStore implements ChatStore {
   @Override
   public Optional<ChatSnapshot> find(ChatKey key) {
     try (Connection c = readConnection()) {
-      ChatRecord r = readRecord(c, key, false);
-      if (r == null) {
-        return Optional.empty();
+      // One read transaction: the record and the history come from the same snapshot.
+      c.setAutoCommit(false);
+      try {
+        ChatRecord r = readRecord(c, key, false);
+        Optional<ChatSnapshot> out =
+            r == null ? Optional.empty() : Optional.of(new ChatSnapshot(r, readMessages(c, key)));
+        c.commit();
+        return out;
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c, e);
+        throw e;
       }
-      return Optional.of(new ChatSnapshot(r, readMessages(c, key)));
     } catch (SQLException e) {
       throw failed("reading chat " + key, e);
     }

@@ -125,6 +125,19 @@ public final class PostgresChatStore extends JdbcChatStore {
     }
   }
 
+  @Override
+  Connection readConnection() throws SQLException {
+    Connection c = dataSource.getConnection();
+    try {
+      c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      c.setReadOnly(true);
+      return c;
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+  }
+
   private boolean insertPlaceholder(Connection c, ChatKey key) throws SQLException {
     String sql =
         "INSERT INTO chats (tenant, chat_id, interactions, version, created_at, updated_at)"
