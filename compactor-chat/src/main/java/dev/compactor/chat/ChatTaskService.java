@@ -21,6 +21,7 @@ import dev.compactor.chat.store.SummaryRecord;
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ChatRequest;
@@ -172,6 +173,10 @@ public final class ChatTaskService {
             Code.INVALID_REQUEST, "nothing to submit: chat " + key + " has no messages");
       }
       chatModel = createModel(model, "model");
+      // Refuse a history the model would reject before anything is spent on it (a summary call).
+      List<Message> toSend = new ArrayList<>(replace ? List.of() : history);
+      toSend.addAll(incoming);
+      checkInvariants(key, toSend);
     }
 
     // Summary compaction, on the existing history, before the call's messages are added.
@@ -195,8 +200,7 @@ public final class ChatTaskService {
       if (reason != null) {
         summaryReport = SummaryReport.notActivated(s.enabled(), reason);
       } else {
-        SummaryCompactor.Summary summary =
-            summarize(history, selection.get(), s, model, settings, now);
+        SummaryCompactor.Summary summary = summarize(history, selection.get(), s, model, settings);
         base = summary.history();
         for (Message m : summary.covered()) {
           archived.add(
@@ -234,7 +238,6 @@ public final class ChatTaskService {
       }
     } else {
       api = chatModel.api().wireName();
-      checkInvariants(key, newHistory);
       ChatRequest.Builder rb =
           ChatRequest.builder()
               .messages(newHistory)
@@ -252,8 +255,7 @@ public final class ChatTaskService {
           providerAsked = true;
         }
       }
-      ModelCaller.ModelCallResult result =
-          callModel(key, model, chatModel, rb, newHistory.size(), summaryReport, providerReport);
+      ModelCaller.ModelCallResult result = callModel(key, model, chatModel, rb, newHistory.size());
       ChatResponse response = result.response();
       if (providerAsked) {
         providerReport =
@@ -266,7 +268,7 @@ public final class ChatTaskService {
         reply = reply.toBuilder().timestamp(clock.instant()).build();
       }
       if (newHistory.stream().anyMatch(m -> m.id().equals(response.message().id()))) {
-        reply = reply.withId(dev.compactor.core.message.MessageId.random());
+        reply = reply.withId(MessageId.random());
       }
       newHistory.add(reply);
       Usage u = response.usage();
@@ -332,8 +334,7 @@ public final class ChatTaskService {
       SummaryCompactor.Selection selection,
       SummarySettings s,
       String chatModel,
-      CompactionSettings settings,
-      Instant now) {
+      CompactionSettings settings) {
     String name = s.summarization().model() != null ? s.summarization().model() : chatModel;
     try {
       ChatModel model = createModel(name, "compaction.summary.summarization.model");
@@ -341,9 +342,7 @@ public final class ChatTaskService {
     } catch (ChatTaskException e) {
       SummaryReport failed = SummaryReport.notActivated(true, Reasons.SUMMARIZE_FAILED);
       ProviderReport provider =
-          settings.provider() == null
-              ? null
-              : ProviderReport.notCompacted(settings.provider().enabled(), Reasons.DISABLED);
+          settings.provider() == null ? null : ProviderReport.notCompacted(false, Reasons.DISABLED);
       throw new ChatTaskException(
           Code.SUMMARIZE_FAILED,
           e.getMessage() + "; the chat is unchanged",
@@ -353,13 +352,7 @@ public final class ChatTaskService {
   }
 
   private ModelCaller.ModelCallResult callModel(
-      ChatKey key,
-      String model,
-      ChatModel chatModel,
-      ChatRequest.Builder request,
-      int messages,
-      SummaryReport summaryReport,
-      ProviderReport providerReport) {
+      ChatKey key, String model, ChatModel chatModel, ChatRequest.Builder request, int messages) {
     ChatRequest built;
     try {
       built = request.build();
@@ -523,7 +516,7 @@ public final class ChatTaskService {
                     + " has no model and its settings name no compaction.summary.summarization.model");
           }
           SummaryCompactor.Summary summary =
-              summarize(history, selection.get(), s, model, settings, now);
+              summarize(history, selection.get(), s, model, settings);
           List<ArchivedMessage> archived = new ArrayList<>();
           for (Message m : summary.covered()) {
             archived.add(
