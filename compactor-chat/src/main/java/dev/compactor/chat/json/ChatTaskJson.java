@@ -1,0 +1,544 @@
+package dev.compactor.chat.json;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.chat.CallUsage;
+import dev.compactor.chat.ChatDetails;
+import dev.compactor.chat.ChatTaskException;
+import dev.compactor.chat.ChatTaskException.Code;
+import dev.compactor.chat.ChatTaskRequest;
+import dev.compactor.chat.ChatTaskResult;
+import dev.compactor.chat.ChatTaskService.ChatView;
+import dev.compactor.chat.ChatTaskService.SummarizeResult;
+import dev.compactor.chat.MessageOperation;
+import dev.compactor.chat.compaction.CompactionReport;
+import dev.compactor.chat.compaction.CompactionReport.ProviderReport;
+import dev.compactor.chat.compaction.CompactionReport.SummaryReport;
+import dev.compactor.chat.compaction.SummaryCompactor;
+import dev.compactor.chat.settings.StickySettings;
+import dev.compactor.chat.settings.WholeNumbers;
+import dev.compactor.chat.store.ChatRecord;
+import dev.compactor.chat.store.SummaryRecord;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.Role;
+import dev.compactor.core.message.ToolCall;
+import dev.compactor.core.model.ToolSpec;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The JSON of chat tasks: the request a client sends, the result, errors, and the stored chat.
+ * Field names are snake_case. Parsing is strict: an unknown field, a wrong type or a bad value
+ * fails with a {@link ChatTaskException} ({@code invalid_request}, or {@code invalid_settings} for
+ * {@code compaction}) naming the field and the value. The shapes are documented in {@code
+ * docs/chat-tasks.md}.
+ *
+ * <p>Stateless, thread-safe.
+ */
+public final class ChatTaskJson {
+  private ChatTaskJson() {}
+
+  /** The mapper used for every chat task document (large strings allowed). */
+  public static final ObjectMapper JSON =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+                  .build())
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .build();
+
+  private static final Set<String> REQUEST_FIELDS =
+      Set.of(
+          "messages",
+          "message_operation",
+          "submit_to_model",
+          "model",
+          "compaction",
+          "stop_on_high_messages",
+          "stop_on_high_interactions",
+          "tools",
+          "max_output_tokens",
+          "temperature");
+
+  private static final Set<String> MESSAGE_FIELDS =
+      Set.of("id", "role", "content", "tool_calls", "tool_call_id");
+
+  // ------------------------------------------------------------------ request
+
+  /**
+   * Parses a request from JSON text.
+   *
+   * @throws ChatTaskException code {@code invalid_request} naming what is wrong
+   */
+  public static ChatTaskRequest parseRequest(String json) {
+    JsonNode node;
+    try {
+      node = JSON.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw invalid("the request is not valid JSON: " + e.getOriginalMessage());
+    }
+    return parseRequest(node);
+  }
+
+  /**
+   * Parses a request.
+   *
+   * @throws ChatTaskException code {@code invalid_request} naming what is wrong
+   */
+  public static ChatTaskRequest parseRequest(JsonNode node) {
+    if (node == null || !node.isObject()) {
+      throw invalid("the request must be a JSON object");
+    }
+    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!REQUEST_FIELDS.contains(f)) {
+        throw invalid(
+            "unknown request field \""
+                + f
+                + "\" (known: "
+                + String.join(", ", REQUEST_FIELDS.stream().sorted().toList())
+                + ")");
+      }
+    }
+    ChatTaskRequest.Builder b = ChatTaskRequest.builder();
+    JsonNode messages = node.get("messages");
+    if (messages != null && !messages.isNull()) {
+      if (!messages.isArray()) {
+        throw invalid("messages must be an array, got " + messages);
+      }
+      List<Message> out = new ArrayList<>();
+      int i = 0;
+      for (JsonNode m : messages) {
+        out.add(parseMessage(m, "messages[" + i++ + "]"));
+      }
+      b.messages(out);
+    }
+    JsonNode op = node.get("message_operation");
+    if (op != null && !op.isNull()) {
+      if (!op.isTextual()) {
+        throw invalid("message_operation must be \"append\" or \"set\", got " + op);
+      }
+      try {
+        b.messageOperation(MessageOperation.parse(op.textValue()));
+      } catch (IllegalArgumentException e) {
+        throw invalid(e.getMessage());
+      }
+    }
+    JsonNode submit = node.get("submit_to_model");
+    if (submit != null && !submit.isNull()) {
+      if (!submit.isBoolean()) {
+        throw invalid("submit_to_model must be true or false, got " + submit);
+      }
+      b.submitToModel(submit.booleanValue());
+    }
+    JsonNode model = node.get("model");
+    if (model != null && !model.isNull()) {
+      if (!model.isTextual() || model.textValue().isBlank()) {
+        throw invalid("model must be a provider/model name, got " + model);
+      }
+      b.model(model.textValue().strip());
+    }
+    if (node.has("compaction")) {
+      b.compaction(node.get("compaction"));
+    }
+    JsonNode messagesLimit = node.get("stop_on_high_messages");
+    if (messagesLimit != null && !messagesLimit.isNull()) {
+      if (messagesLimit.isBoolean() && !messagesLimit.booleanValue()) {
+        b.stopOnHighMessages(null);
+      } else {
+        b.stopOnHighMessages(
+            positiveInt(messagesLimit, "stop_on_high_messages", "a whole number >= 1 or false"));
+      }
+    }
+    JsonNode interactionsLimit = node.get("stop_on_high_interactions");
+    if (interactionsLimit != null && !interactionsLimit.isNull()) {
+      b.stopOnHighInteractions(
+          positiveInt(interactionsLimit, "stop_on_high_interactions", "a whole number >= 1"));
+    }
+    JsonNode tools = node.get("tools");
+    if (tools != null && !tools.isNull()) {
+      b.tools(parseTools(tools));
+    }
+    JsonNode max = node.get("max_output_tokens");
+    if (max != null && !max.isNull()) {
+      b.maxOutputTokens(positiveInt(max, "max_output_tokens", "a whole number >= 1"));
+    }
+    JsonNode temperature = node.get("temperature");
+    if (temperature != null && !temperature.isNull()) {
+      if (!temperature.isNumber()
+          || temperature.doubleValue() < 0
+          || temperature.doubleValue() > 2) {
+        throw invalid("temperature must be a number from 0 to 2, got " + temperature);
+      }
+      b.temperature(temperature.doubleValue());
+    }
+    return b.build();
+  }
+
+  private static int positiveInt(JsonNode v, String field, String what) {
+    BigInteger n = WholeNumbers.parse(v);
+    if (n == null || n.signum() <= 0) {
+      throw invalid(field + " must be " + what + ", got " + WholeNumbers.show(v));
+    }
+    if (n.bitLength() > 31) {
+      throw invalid(field + " " + WholeNumbers.show(v) + " is too large");
+    }
+    return n.intValue();
+  }
+
+  /**
+   * Parses one message of a request: {@code role} (system, user, assistant, tool), {@code content}
+   * (a string or null), optional {@code id}, {@code tool_calls} (assistant; each {@code {"id",
+   * "type": "function", "function": {"name", "arguments"}}} or flat {@code {"id", "name",
+   * "arguments"}}; arguments a JSON string or object) and {@code tool_call_id} (required on tool
+   * messages).
+   *
+   * @param where the message's place, for errors ({@code messages[3]})
+   * @throws ChatTaskException code {@code invalid_request} naming the field
+   */
+  public static Message parseMessage(JsonNode m, String where) {
+    if (m == null || !m.isObject()) {
+      throw invalid(where + " must be an object, got " + m);
+    }
+    for (Iterator<String> it = m.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!MESSAGE_FIELDS.contains(f)) {
+        throw invalid(
+            where
+                + ": unknown field \""
+                + f
+                + "\" (known: "
+                + String.join(", ", MESSAGE_FIELDS.stream().sorted().toList())
+                + ")");
+      }
+    }
+    JsonNode roleNode = m.get("role");
+    if (roleNode == null || !roleNode.isTextual()) {
+      throw invalid(where + ".role is required: system, user, assistant or tool");
+    }
+    Role role;
+    try {
+      role = Role.parse(roleNode.textValue());
+    } catch (IllegalArgumentException e) {
+      throw invalid(where + ".role: " + e.getMessage());
+    }
+    Message.Builder b = Message.builder(role);
+    JsonNode id = m.get("id");
+    if (id != null && !id.isNull()) {
+      if (!id.isTextual() || id.textValue().isBlank()) {
+        throw invalid(where + ".id must be a non-blank string, got " + id);
+      }
+      b.id(id.textValue());
+    }
+    JsonNode content = m.get("content");
+    if (content != null && !content.isNull()) {
+      if (!content.isTextual()) {
+        throw invalid(where + ".content must be a string or null, got " + content.getNodeType());
+      }
+      b.content(content.textValue());
+    }
+    JsonNode calls = m.get("tool_calls");
+    if (calls != null && !calls.isNull()) {
+      if (role != Role.ASSISTANT) {
+        throw invalid(where + ".tool_calls: only assistant messages carry tool calls");
+      }
+      if (!calls.isArray()) {
+        throw invalid(where + ".tool_calls must be an array");
+      }
+      List<ToolCall> out = new ArrayList<>();
+      int i = 0;
+      for (JsonNode c : calls) {
+        out.add(parseToolCall(c, where + ".tool_calls[" + i++ + "]"));
+      }
+      b.toolCalls(out);
+    }
+    JsonNode callId = m.get("tool_call_id");
+    if (callId != null && !callId.isNull()) {
+      if (role != Role.TOOL) {
+        throw invalid(where + ".tool_call_id: only tool messages answer a tool call");
+      }
+      if (!callId.isTextual() || callId.textValue().isBlank()) {
+        throw invalid(where + ".tool_call_id must be a non-blank string, got " + callId);
+      }
+      b.toolCallId(callId.textValue());
+    } else if (role == Role.TOOL) {
+      throw invalid(where + ".tool_call_id is required on a tool message");
+    }
+    return b.build();
+  }
+
+  private static ToolCall parseToolCall(JsonNode c, String where) {
+    if (!c.isObject()) {
+      throw invalid(where + " must be an object");
+    }
+    JsonNode id = c.get("id");
+    if (id == null || !id.isTextual() || id.textValue().isBlank()) {
+      throw invalid(where + ".id is required");
+    }
+    JsonNode fn = c.has("function") ? c.get("function") : c;
+    if (!fn.isObject()) {
+      throw invalid(where + ".function must be an object");
+    }
+    JsonNode name = fn.get("name");
+    if (name == null || !name.isTextual() || name.textValue().isBlank()) {
+      throw invalid(where + ": the tool name is required");
+    }
+    JsonNode args = fn.get("arguments");
+    String arguments;
+    if (args == null || args.isNull()) {
+      arguments = "{}";
+    } else if (args.isTextual()) {
+      arguments = args.textValue();
+    } else if (args.isObject()) {
+      arguments = args.toString();
+    } else {
+      throw invalid(where + ": arguments must be a JSON string or object");
+    }
+    return new ToolCall(id.textValue(), name.textValue(), arguments);
+  }
+
+  private static List<ToolSpec> parseTools(JsonNode tools) {
+    if (!tools.isArray()) {
+      throw invalid("tools must be an array");
+    }
+    List<ToolSpec> out = new ArrayList<>();
+    int i = 0;
+    for (JsonNode t : tools) {
+      String where = "tools[" + i++ + "]";
+      JsonNode fn = t.has("function") ? t.get("function") : t;
+      if (!fn.isObject()) {
+        throw invalid(where + " must be an object");
+      }
+      JsonNode name = fn.get("name");
+      if (name == null || !name.isTextual() || name.textValue().isBlank()) {
+        throw invalid(where + ".name is required");
+      }
+      JsonNode description = fn.get("description");
+      JsonNode parameters = fn.get("parameters");
+      if (parameters != null && !parameters.isNull() && !parameters.isObject()) {
+        throw invalid(where + ".parameters must be a JSON schema object");
+      }
+      out.add(
+          new ToolSpec(
+              name.textValue(),
+              description == null || description.isNull() ? "" : description.asText(),
+              parameters == null || parameters.isNull() ? "" : parameters.toString()));
+    }
+    return out;
+  }
+
+  private static ChatTaskException invalid(String message) {
+    return new ChatTaskException(Code.INVALID_REQUEST, message);
+  }
+
+  // ------------------------------------------------------------------ results
+
+  /** The result of a call: {@code message}, {@code usage} and {@code _gpt_chat_details}. */
+  public static ObjectNode write(ChatTaskResult r) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("tenant", r.key().tenant());
+    o.put("chat_id", r.key().chatId());
+    if (r.reply() != null) {
+      o.set("message", message(r.reply()));
+    }
+    if (r.usage() != null) {
+      o.set("usage", usage(r.usage()));
+    }
+    o.set("_gpt_chat_details", details(r.details()));
+    return o;
+  }
+
+  private static ObjectNode details(ChatDetails d) {
+    ObjectNode o = JSON.createObjectNode();
+    if (d.api() != null) {
+      o.put("api", d.api());
+    }
+    o.put("model", d.model());
+    o.put("message_count", d.messageCount());
+    o.put("interactions", d.interactions());
+    if (d.compaction() != null) {
+      o.set("compaction", report(d.compaction()));
+    }
+    if (d.summaryUsage() != null) {
+      o.set("summary_usage", usage(d.summaryUsage()));
+    }
+    if (d.overflowRetries() != null) {
+      o.putObject("overflow_recovery")
+          .put("recovered", d.overflowRetries() > 0)
+          .put("retries", d.overflowRetries());
+    }
+    return o;
+  }
+
+  /** {@code {"prompt_tokens", "completion_tokens", "total_tokens", …, "cost_usd"}}. */
+  public static ObjectNode usage(CallUsage u) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("model", u.model());
+    o.put("prompt_tokens", u.promptTokens());
+    o.put("completion_tokens", u.completionTokens());
+    o.put("total_tokens", u.promptTokens() + u.completionTokens());
+    o.put("cached_tokens", u.usage().cacheRead());
+    o.put("reasoning_tokens", u.usage().reasoning());
+    if (u.costUsd() == null) {
+      o.putNull("cost_usd");
+    } else {
+      o.put("cost_usd", u.costUsd().stripTrailingZeros());
+    }
+    return o;
+  }
+
+  /** {@code _gpt_chat_details.compaction}, exactly as the specification shows it. */
+  public static ObjectNode report(CompactionReport r) {
+    ObjectNode o = JSON.createObjectNode();
+    if (r.summary() != null) {
+      o.set("summary", summaryReport(r.summary()));
+    }
+    if (r.provider() != null) {
+      ProviderReport p = r.provider();
+      ObjectNode po = o.putObject("provider");
+      po.put("enabled", p.enabled());
+      po.put("compacted", p.compacted());
+      if (p.reason() != null) {
+        po.put("reason", p.reason());
+      }
+    }
+    return o;
+  }
+
+  private static ObjectNode summaryReport(SummaryReport s) {
+    ObjectNode so = JSON.createObjectNode();
+    so.put("enabled", s.enabled());
+    so.put("activated", s.activated());
+    if (s.messageCountBefore() != null) {
+      so.put("message_count_before", s.messageCountBefore());
+    }
+    if (s.messageCountAfter() != null) {
+      so.put("message_count_after", s.messageCountAfter());
+    }
+    if (s.gptSummaryUuid() != null) {
+      so.put("gpt_summary_uuid", s.gptSummaryUuid());
+    }
+    if (s.reason() != null) {
+      so.put("reason", s.reason());
+    }
+    return so;
+  }
+
+  /** {@code {"error": {"code", "message"}}}, with {@code _gpt_chat_details.compaction} if any. */
+  public static ObjectNode error(ChatTaskException e) {
+    ObjectNode o = JSON.createObjectNode();
+    o.putObject("error").put("code", e.code().wireName()).put("message", e.getMessage());
+    e.report().ifPresent(r -> o.putObject("_gpt_chat_details").set("compaction", report(r)));
+    return o;
+  }
+
+  /** A message in the client's shape (tool calls in the OpenAI {@code function} form). */
+  public static ObjectNode message(Message m) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("id", m.id().value());
+    o.put("role", m.role().wireName());
+    o.put("content", m.content());
+    if (m.hasToolCalls()) {
+      ArrayNode calls = o.putArray("tool_calls");
+      for (ToolCall c : m.toolCalls()) {
+        ObjectNode co = calls.addObject();
+        co.put("id", c.id());
+        co.put("type", "function");
+        co.putObject("function").put("name", c.name()).put("arguments", c.arguments());
+      }
+    }
+    if (m.toolCallId() != null) {
+      o.put("tool_call_id", m.toolCallId());
+    }
+    if (m.timestamp() != null) {
+      o.put("timestamp", m.timestamp().toString());
+    }
+    Object uuid = m.metadata().extra().get(SummaryCompactor.SUMMARY_UUID_KEY);
+    if (uuid instanceof String s) {
+      o.put("gpt_summary_uuid", s);
+    }
+    return o;
+  }
+
+  /** The result of an on-demand summarization. */
+  public static ObjectNode write(SummarizeResult r) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("tenant", r.key().tenant());
+    o.put("chat_id", r.key().chatId());
+    o.put("message_count", r.messageCount());
+    o.set("summary", summaryReport(r.report()));
+    if (r.usage() != null) {
+      o.set("summary_usage", usage(r.usage()));
+    }
+    return o;
+  }
+
+  /** A stored chat: record, settings (as given and effective), history, summaries. */
+  public static ObjectNode write(ChatView v) {
+    ChatRecord r = v.record();
+    ObjectNode o = JSON.createObjectNode();
+    o.put("tenant", r.key().tenant());
+    o.put("chat_id", r.key().chatId());
+    o.put("model", r.model());
+    o.put("interactions", r.interactions());
+    if (r.lastContextTokens() == null) {
+      o.putNull("last_context_tokens");
+    } else {
+      o.put("last_context_tokens", r.lastContextTokens());
+    }
+    o.put("created_at", r.createdAt().toString());
+    o.put("updated_at", r.updatedAt().toString());
+    o.put("message_count", v.messages().size());
+    o.put("archived_message_count", v.archivedMessages());
+    ObjectNode settings = o.putObject("settings");
+    settings.set("given", v.settings().toNode());
+    settings.set("effective", StickySettings.effectiveJson(v.settings().effective()));
+    ArrayNode messages = o.putArray("messages");
+    for (Message m : v.messages()) {
+      messages.add(message(m));
+    }
+    ArrayNode summaries = o.putArray("summaries");
+    for (SummaryRecord s : v.summaries()) {
+      summaries.add(summary(s));
+    }
+    return o;
+  }
+
+  /** A summary record. */
+  public static ObjectNode summary(SummaryRecord s) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("gpt_summary_uuid", s.uuid());
+    o.put("created_at", s.createdAt().toString());
+    o.put("trigger", s.trigger().wireName());
+    o.put("model", s.model());
+    o.put("message_count_before", s.messageCountBefore());
+    o.put("message_count_after", s.messageCountAfter());
+    ArrayNode covered = o.putArray("covered_message_ids");
+    s.coveredMessageIds().forEach(covered::add);
+    o.put("summary_message_id", s.summaryMessageId());
+    o.put("summary", s.summaryText());
+    o.set("usage", usage(new CallUsage(s.model(), s.usage(), s.costUsd())));
+    return o;
+  }
+
+  /** Pretty JSON text of a document. */
+  public static String pretty(JsonNode node) {
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

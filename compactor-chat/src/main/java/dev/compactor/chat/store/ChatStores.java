@@ -1,0 +1,131 @@
+package dev.compactor.chat.store;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Opens a {@link ChatStore} from one string, as the CLI's {@code --db} and service configuration
+ * give it:
+ *
+ * <ul>
+ *   <li>{@code postgresql://user:password@host:port/db?currentSchema=s} or {@code postgres://…}
+ *       (libpq URI) — PostgreSQL;
+ *   <li>{@code jdbc:postgresql://host:port/db?user=…&currentSchema=s} — PostgreSQL;
+ *   <li>{@code jdbc:sqlite:PATH} or any other text, taken as a file path ({@code ~/} expanded) —
+ *       SQLite.
+ * </ul>
+ *
+ * {@code currentSchema} names the PostgreSQL schema to use (created when missing; default {@code
+ * public}).
+ */
+public final class ChatStores {
+  private ChatStores() {}
+
+  /** The file name of the default SQLite database. */
+  public static final String DEFAULT_FILE = "chats.db";
+
+  /**
+   * Opens the store {@code db} names.
+   *
+   * @throws IllegalArgumentException when {@code db} is blank or a malformed URL
+   * @throws ChatStoreException when the database cannot be opened or migrated
+   */
+  public static ChatStore open(String db) {
+    if (db == null || db.isBlank()) {
+      throw new IllegalArgumentException("database must not be blank");
+    }
+    String s = db.strip();
+    if (s.startsWith("postgresql://") || s.startsWith("postgres://")) {
+      return openLibpqUri(s);
+    }
+    if (s.startsWith("jdbc:postgresql:")) {
+      return PostgresChatStore.open(s, new Properties(), queryParameter(s, "currentSchema"));
+    }
+    if (s.startsWith("jdbc:sqlite:")) {
+      return SqliteChatStore.open(expandHome(s.substring("jdbc:sqlite:".length())));
+    }
+    return SqliteChatStore.open(expandHome(s));
+  }
+
+  /**
+   * The default SQLite file in the user's data directory: {@code
+   * $XDG_DATA_HOME/compactor/chats.db}, else {@code ~/.local/share/compactor/chats.db}.
+   *
+   * @param env the environment (e.g. {@code System.getenv()})
+   * @param home the user's home directory (e.g. {@code System.getProperty("user.home")})
+   */
+  public static Path defaultSqliteFile(Map<String, String> env, String home) {
+    String xdg = env.get("XDG_DATA_HOME");
+    Path base =
+        xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
+            ? Path.of(xdg)
+            : Path.of(home, ".local", "share");
+    return base.resolve("compactor").resolve(DEFAULT_FILE);
+  }
+
+  private static ChatStore openLibpqUri(String s) {
+    URI uri;
+    try {
+      uri = new URI(s);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException(
+          "malformed PostgreSQL URL " + PostgresChatStore.redact(s) + ": " + e.getReason(), e);
+    }
+    if (uri.getHost() == null) {
+      throw new IllegalArgumentException("PostgreSQL URL has no host: " + redactUserInfo(uri));
+    }
+    Properties props = new Properties();
+    String userInfo = uri.getRawUserInfo();
+    if (userInfo != null) {
+      int colon = userInfo.indexOf(':');
+      props.setProperty("user", decode(colon < 0 ? userInfo : userInfo.substring(0, colon)));
+      if (colon >= 0) {
+        props.setProperty("password", decode(userInfo.substring(colon + 1)));
+      }
+    }
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    String jdbc =
+        "jdbc:postgresql://"
+            + uri.getHost()
+            + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+            + path
+            + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    return PostgresChatStore.open(jdbc, props, queryParameter(jdbc, "currentSchema"));
+  }
+
+  private static String redactUserInfo(URI uri) {
+    return uri.getRawUserInfo() == null
+        ? uri.toString()
+        : uri.toString().replace(uri.getRawUserInfo(), "***");
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+  }
+
+  static String queryParameter(String url, String name) {
+    int q = url.indexOf('?');
+    if (q < 0) {
+      return null;
+    }
+    for (String pair : url.substring(q + 1).split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0 && pair.substring(0, eq).equals(name)) {
+        return decode(pair.substring(eq + 1));
+      }
+    }
+    return null;
+  }
+
+  private static Path expandHome(String path) {
+    if (path.equals("~") || path.startsWith("~/")) {
+      return Path.of(System.getProperty("user.home") + path.substring(1));
+    }
+    return Path.of(path);
+  }
+}

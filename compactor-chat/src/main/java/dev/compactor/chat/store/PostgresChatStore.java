@@ -1,0 +1,183 @@
+package dev.compactor.chat.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.compactor.chat.ChatKey;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.regex.Pattern;
+
+/**
+ * A {@link ChatStore} in PostgreSQL, for several service instances sharing one database.
+ *
+ * <p>Design: a call runs in one transaction from start to end. It first makes sure the chat's row
+ * exists ({@code INSERT … ON CONFLICT DO NOTHING}), then locks it ({@code SELECT … FOR UPDATE}),
+ * reads the history, runs the work (model calls included) and writes the update before committing.
+ * Calls on the same chat from any process therefore queue on the row lock and never interleave;
+ * calls on other chats are not held up. A failing call rolls back: not even the row of a new chat
+ * stays. Within a process the per-chat lock is taken before a pooled connection, so waiting calls
+ * do not hold connections.
+ *
+ * <p>Schema migrations (Flyway, scripts in {@code dev/compactor/chat/store/migration/postgresql})
+ * run on open, in the configured schema (created when missing; Flyway's advisory lock keeps
+ * instances that start together from migrating twice). Thread-safe.
+ */
+public final class PostgresChatStore extends JdbcChatStore {
+  private static final Pattern SCHEMA = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+
+  /** Connections in the pool by default. */
+  public static final int DEFAULT_POOL_SIZE = 10;
+
+  private final String description;
+  private final String schema;
+
+  private PostgresChatStore(HikariDataSource ds, String description, String schema) {
+    super(ds);
+    this.description = description;
+    this.schema = schema;
+  }
+
+  /**
+   * Connects, creates the schema when missing and migrates it.
+   *
+   * @param jdbcUrl a {@code jdbc:postgresql:} URL
+   * @param properties driver properties ({@code user}, {@code password}, …); may be empty
+   * @param schema the schema to keep the tables in, or null for {@code public}
+   * @throws IllegalArgumentException when the URL is not a PostgreSQL JDBC URL or the schema name
+   *     is not a plain identifier
+   * @throws ChatStoreException when the database cannot be reached or a migration fails
+   */
+  public static PostgresChatStore open(String jdbcUrl, Properties properties, String schema) {
+    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(
+          "not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db): " + redact(jdbcUrl));
+    }
+    String s = schema == null ? "public" : schema;
+    if (!SCHEMA.matcher(s).matches()) {
+      throw new IllegalArgumentException(
+          "schema \"" + s + "\" must be a plain identifier (letters, digits, _)");
+    }
+    String description = redact(jdbcUrl) + (schema == null ? "" : " schema " + s);
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(jdbcUrl);
+    if (properties != null) {
+      hc.setDataSourceProperties(properties);
+    }
+    hc.setPoolName("compactor-chat-postgresql");
+    hc.setMaximumPoolSize(DEFAULT_POOL_SIZE);
+    hc.setMinimumIdle(1);
+    hc.setSchema(s);
+    hc.setInitializationFailTimeout(-1);
+    HikariDataSource ds = new HikariDataSource(hc);
+    try {
+      Migrations.migrate(ds, "postgresql", s, "chat database " + description);
+    } catch (RuntimeException e) {
+      ds.close();
+      throw e;
+    }
+    return new PostgresChatStore(ds, description, s);
+  }
+
+  /** The schema holding the tables. */
+  public String schema() {
+    return schema;
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  <T> T runLocked(ChatKey key, ChatWork<T> work) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        boolean created = insertPlaceholder(c, key);
+        ChatRecord locked = readRecord(c, key, true);
+        ChatSnapshot snapshot = new ChatSnapshot(created ? null : locked, readMessages(c, key));
+        ChatWork.Outcome<T> outcome = work.run(snapshot);
+        if (outcome.update() == null) {
+          c.rollback();
+          return outcome.value();
+        }
+        if (!updateRecord(c, outcome.update().record(), locked.version())) {
+          throw new IllegalStateException("chat " + key + " changed under its row lock");
+        }
+        apply(c, key, snapshot.messages(), outcome.update());
+        c.commit();
+        return outcome.value();
+      } catch (SQLException | RuntimeException | Error e) {
+        rollbackQuietly(c, e);
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  Connection readConnection() throws SQLException {
+    Connection c = dataSource.getConnection();
+    try {
+      c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      c.setReadOnly(true);
+      return c;
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  private boolean insertPlaceholder(Connection c, ChatKey key) throws SQLException {
+    String sql =
+        "INSERT INTO chats (tenant, chat_id, interactions, version, created_at, updated_at)"
+            + " VALUES (?, ?, 0, 0, ?, ?) ON CONFLICT (tenant, chat_id) DO NOTHING";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, key.tenant());
+      ps.setString(2, key.chatId());
+      setInstant(ps, 3, Instant.EPOCH);
+      setInstant(ps, 4, Instant.EPOCH);
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  @Override
+  void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+    if (value == null) {
+      ps.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+    } else {
+      ps.setObject(
+          index, OffsetDateTime.ofInstant(value.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC));
+    }
+  }
+
+  @Override
+  Instant getInstant(ResultSet rs, String column) throws SQLException {
+    OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+    return t == null ? null : t.toInstant();
+  }
+
+  @Override
+  void setCost(PreparedStatement ps, int index, BigDecimal cost) throws SQLException {
+    if (cost == null) {
+      ps.setNull(index, Types.NUMERIC);
+    } else {
+      ps.setBigDecimal(index, cost);
+    }
+  }
+
+  /** The URL without a password parameter. */
+  static String redact(String url) {
+    return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+  }
+}

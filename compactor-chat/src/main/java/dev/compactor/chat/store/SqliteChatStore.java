@@ -1,0 +1,214 @@
+package dev.compactor.chat.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.compactor.chat.ChatKey;
+import dev.compactor.chat.ChatTaskException;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteErrorCode;
+
+/**
+ * A {@link ChatStore} in one SQLite file: the embedded default.
+ *
+ * <p>Design: the file runs in WAL mode, so reads never wait for the writer. A call reads its chat
+ * in a short read transaction and runs its work (model calls included) holding only the in-process
+ * per-chat lock; calls on other chats proceed in parallel. Its update is then written in one short
+ * {@code BEGIN IMMEDIATE} transaction (SQLite has one writer per file; an in-process lock orders
+ * this process's writers, the busy timeout other processes'). The write checks that the chat's
+ * {@code version} is still the one read: when another process changed the chat meanwhile, the call
+ * fails with {@link ChatTaskException.Code#CONFLICT} and stores nothing. So calls on one chat never
+ * interleave; within a process they queue, across processes the later one is refused. Use {@link
+ * PostgresChatStore} when several processes serve the same chats.
+ *
+ * <p>Schema migrations (Flyway, {@code db/migration} scripts in {@code
+ * dev/compactor/chat/store/migration/sqlite}) run on open. Thread-safe.
+ */
+public final class SqliteChatStore extends JdbcChatStore {
+  /** How long a write waits for another process's write transaction. */
+  public static final Duration DEFAULT_BUSY_TIMEOUT = Duration.ofSeconds(30);
+
+  private static final DateTimeFormatter INSTANT =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+  private final Path file;
+  private final ReentrantLock writeLock = new ReentrantLock(true);
+
+  private SqliteChatStore(Path file, HikariDataSource ds) {
+    super(ds);
+    this.file = file;
+  }
+
+  /**
+   * Opens (creating when missing) the database file and migrates its schema.
+   *
+   * @throws ChatStoreException when the file cannot be created or opened, or a migration fails
+   */
+  public static SqliteChatStore open(Path file) {
+    return open(file, DEFAULT_BUSY_TIMEOUT);
+  }
+
+  /**
+   * As {@link #open(Path)}, waiting at most {@code busyTimeout} for other processes' writes.
+   *
+   * @throws ChatStoreException when the file cannot be created or opened, or a migration fails
+   */
+  public static SqliteChatStore open(Path file, Duration busyTimeout) {
+    Path abs = file.toAbsolutePath().normalize();
+    try {
+      if (abs.getParent() != null) {
+        Files.createDirectories(abs.getParent());
+      }
+    } catch (IOException e) {
+      throw new ChatStoreException("cannot create the directory of chat database " + abs, e);
+    }
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
+    config.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
+    SQLiteDataSource sqlite = new SQLiteDataSource(config);
+    sqlite.setUrl("jdbc:sqlite:" + abs);
+    HikariConfig hc = new HikariConfig();
+    hc.setDataSource(sqlite);
+    hc.setPoolName("compactor-chat-sqlite");
+    hc.setMaximumPoolSize(4);
+    hc.setMinimumIdle(1);
+    HikariDataSource ds;
+    try {
+      ds = new HikariDataSource(hc);
+    } catch (RuntimeException e) {
+      throw new ChatStoreException("cannot open chat database " + abs + ": " + e.getMessage(), e);
+    }
+    try {
+      Migrations.migrate(ds, "sqlite", null, "chat database " + abs);
+    } catch (RuntimeException e) {
+      ds.close();
+      throw e;
+    }
+    return new SqliteChatStore(abs, ds);
+  }
+
+  /** The database file. */
+  public Path file() {
+    return file;
+  }
+
+  @Override
+  public String describe() {
+    return file.toString();
+  }
+
+  @Override
+  <T> T runLocked(ChatKey key, ChatWork<T> work) throws SQLException {
+    ChatSnapshot snapshot;
+    try (Connection c = dataSource.getConnection()) {
+      mode(c, SQLiteConfig.TransactionMode.DEFERRED);
+      c.setAutoCommit(false);
+      try {
+        ChatRecord r = readRecord(c, key, false);
+        snapshot = new ChatSnapshot(r, readMessages(c, key));
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c, e);
+        throw e;
+      }
+    }
+    ChatWork.Outcome<T> outcome = work.run(snapshot);
+    if (outcome.update() == null) {
+      return outcome.value();
+    }
+    writeLock.lock();
+    try (Connection c = dataSource.getConnection()) {
+      mode(c, SQLiteConfig.TransactionMode.IMMEDIATE);
+      c.setAutoCommit(false);
+      try {
+        write(c, key, snapshot, outcome.update());
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c, e);
+        throw e;
+      } finally {
+        mode(c, SQLiteConfig.TransactionMode.DEFERRED);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+    return outcome.value();
+  }
+
+  private void write(Connection c, ChatKey key, ChatSnapshot snapshot, ChatUpdate u)
+      throws SQLException {
+    if (snapshot.record() == null) {
+      try {
+        insertRecord(c, u.record(), 1);
+      } catch (SQLException e) {
+        if ((e.getErrorCode() & 0xff) == SQLiteErrorCode.SQLITE_CONSTRAINT.code) {
+          throw conflict(key);
+        }
+        throw e;
+      }
+      apply(c, key, List.of(), u);
+    } else {
+      if (!updateRecord(c, u.record(), snapshot.record().version())) {
+        throw conflict(key);
+      }
+      apply(c, key, snapshot.messages(), u);
+    }
+  }
+
+  private static ChatTaskException conflict(ChatKey key) {
+    return new ChatTaskException(
+        ChatTaskException.Code.CONFLICT,
+        "chat "
+            + key
+            + " was changed by another process while this call ran; nothing of this call was"
+            + " stored (retry it, or use PostgreSQL to queue calls across processes)");
+  }
+
+  private static void mode(Connection c, SQLiteConfig.TransactionMode mode) throws SQLException {
+    c.unwrap(SQLiteConnection.class).getConnectionConfig().setTransactionMode(mode);
+  }
+
+  @Override
+  void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+    if (value == null) {
+      ps.setNull(index, Types.VARCHAR);
+    } else {
+      ps.setString(index, INSTANT.format(value.truncatedTo(ChronoUnit.MICROS)));
+    }
+  }
+
+  @Override
+  Instant getInstant(ResultSet rs, String column) throws SQLException {
+    String s = rs.getString(column);
+    return s == null ? null : Instant.parse(s);
+  }
+
+  @Override
+  void setCost(PreparedStatement ps, int index, BigDecimal cost) throws SQLException {
+    if (cost == null) {
+      ps.setNull(index, Types.VARCHAR);
+    } else {
+      ps.setString(index, cost.toPlainString());
+    }
+  }
+}

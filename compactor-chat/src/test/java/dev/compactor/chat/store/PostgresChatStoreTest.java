@@ -1,0 +1,100 @@
+package dev.compactor.chat.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.compactor.chat.ChatKey;
+import dev.compactor.chat.store.ChatWork.Outcome;
+import dev.compactor.chat.testing.Postgres;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.Role;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The contract against the local PostgreSQL server, each test in a fresh schema. */
+class PostgresChatStoreTest extends ChatStoreContract {
+  private String schema;
+  private PostgresChatStore store;
+
+  @BeforeEach
+  void open() {
+    schema = Postgres.newSchema();
+    store = Postgres.open(schema);
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+    Postgres.drop(schema);
+  }
+
+  @Override
+  protected ChatStore store() {
+    return store;
+  }
+
+  @Override
+  protected ChatStore reopen() {
+    store.close();
+    store = Postgres.open(schema);
+    return store;
+  }
+
+  @Test
+  void open_usesTheGivenSchema_andDescribesItWithoutSecrets() {
+    assertThat(store.schema()).isEqualTo(schema);
+    assertThat(store.describe()).contains(schema).doesNotContain("password");
+  }
+
+  @Test
+  void open_rejectsSchemaNamesThatAreNotPlainIdentifiers() {
+    assertThatThrownBy(() -> Postgres.open("x; DROP TABLE chats"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("plain identifier");
+  }
+
+  @Test
+  void twoProcesses_fiftyConcurrentUpdatesOfOneChat_queueOnTheRowLock() throws Exception {
+    ChatKey k = new ChatKey("t", "across-processes");
+    try (PostgresChatStore other = Postgres.open(schema)) {
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      try {
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+          ChatStore s = i % 2 == 0 ? store : other;
+          String id = "m" + i;
+          futures.add(
+              pool.submit(
+                  () ->
+                      s.update(
+                          k,
+                          chat -> {
+                            ChatRecord r =
+                                chat.exists() ? chat.record() : ChatRecord.fresh(k, Instant.EPOCH);
+                            List<Message> h = new ArrayList<>(chat.messages());
+                            h.add(Message.builder(Role.USER).id(id).content(id).build());
+                            return Outcome.of(new ChatUpdate(r, h, List.of(), List.of()), null);
+                          })));
+        }
+        for (Future<?> f : futures) {
+          f.get(120, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+    ChatSnapshot s = store.find(k).orElseThrow();
+    assertThat(s.messages()).hasSize(50);
+    assertThat(new HashSet<>(s.messages().stream().map(m -> m.id().value()).toList())).hasSize(50);
+    assertThat(s.record().version()).isEqualTo(50);
+  }
+}

@@ -1,0 +1,299 @@
+package dev.compactor.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code compactor task call/show/summarize}, in-process, against a local model server. */
+class TaskCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir Path dir;
+  private HttpServer server;
+  private final List<JsonNode> requests = Collections.synchronizedList(new ArrayList<>());
+
+  /** An OpenAI-compatible Chat Completions server on 127.0.0.1 that echoes or summarizes. */
+  @BeforeEach
+  void startServer() throws Exception {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/",
+        ex -> {
+          JsonNode body = JSON.readTree(ex.getRequestBody().readAllBytes());
+          requests.add(body);
+          JsonNode messages = body.get("messages");
+          String last = messages.get(messages.size() - 1).path("content").asText();
+          String text =
+              body.toString().contains("Summarize this conversation excerpt")
+                  ? "SUMMARY"
+                  : "echo: " + last;
+          String reply =
+              JSON.createObjectNode()
+                  .put("id", "c1")
+                  .put("object", "chat.completion")
+                  .put("model", body.path("model").asText())
+                  .set(
+                      "choices",
+                      JSON.readTree(
+                          "[{\"index\":0,\"finish_reason\":\"stop\",\"message\":{\"role\":"
+                              + "\"assistant\",\"content\":"
+                              + JSON.writeValueAsString(text)
+                              + "}}]"))
+                  .toString();
+          String withUsage =
+              reply.substring(0, reply.length() - 1)
+                  + ",\"usage\":{\"prompt_tokens\":50,\"completion_tokens\":5,\"total_tokens\":55}}";
+          byte[] bytes = withUsage.getBytes(StandardCharsets.UTF_8);
+          ex.getResponseHeaders().add("Content-Type", "application/json");
+          ex.sendResponseHeaders(200, bytes.length);
+          try (OutputStream os = ex.getResponseBody()) {
+            os.write(bytes);
+          }
+        });
+    server.start();
+  }
+
+  @AfterEach
+  void stopServer() {
+    server.stop(0);
+  }
+
+  private String baseUrl() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+  }
+
+  private Path request(String name, String json) throws Exception {
+    Path f = dir.resolve(name);
+    Files.writeString(f, json);
+    return f;
+  }
+
+  private CliRunner call(String db, String chat, Path request) {
+    return CliRunner.run(
+        "task",
+        "call",
+        "--chat",
+        chat,
+        "--tenant",
+        "acme",
+        "--db",
+        db,
+        "--base-url",
+        baseUrl(),
+        "--request",
+        request.toString());
+  }
+
+  @Test
+  void call_printsTheResult_andShowPrintsTheStoredChat() throws Exception {
+    String db = dir.resolve("chats.db").toString();
+    CliRunner r =
+        call(
+            db,
+            "c1",
+            request(
+                "r1.json",
+                """
+                {"model": "openai-compatible/qwen3",
+                 "compaction": {"provider": {"compact_threshold": "200_000"}},
+                 "messages": [{"role": "user", "content": "Hello"}]}
+                """));
+
+    assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
+    JsonNode out = JSON.readTree(r.out());
+    assertThat(out.at("/message/content").asText()).isEqualTo("echo: Hello");
+    assertThat(out.at("/usage/prompt_tokens").asInt()).isEqualTo(50);
+    assertThat(out.at("/_gpt_chat_details/api").asText()).isEqualTo("chat_completions");
+    assertThat(out.at("/_gpt_chat_details/compaction/provider/reason").asText())
+        .isEqualTo("not_responses_api");
+    assertThat(r.err()).doesNotContain("SLF4J");
+
+    CliRunner show = CliRunner.run("task", "show", "--chat", "c1", "--tenant", "acme", "--db", db);
+
+    assertThat(show.exitCode()).as(show.err()).isZero();
+    JsonNode chat = JSON.readTree(show.out());
+    assertThat(chat.get("tenant").asText()).isEqualTo("acme");
+    assertThat(chat.get("model").asText()).isEqualTo("openai-compatible/qwen3");
+    assertThat(chat.get("interactions").asInt()).isEqualTo(1);
+    assertThat(chat.get("messages")).hasSize(2);
+    assertThat(chat.at("/settings/given/provider/compact_threshold").asInt()).isEqualTo(200_000);
+    assertThat(chat.at("/settings/effective/provider/enabled").asBoolean()).isTrue();
+    assertThat(chat.get("summaries")).isEmpty();
+  }
+
+  @Test
+  void call_readsTheRequestFromStandardInput() throws Exception {
+    String db = dir.resolve("stdin.db").toString();
+    InputStream old = System.in;
+    try {
+      System.setIn(
+          new ByteArrayInputStream(
+              "{\"model\": \"openai-compatible/m\", \"messages\": [{\"role\": \"user\", \"content\": \"piped\"}]}"
+                  .getBytes(StandardCharsets.UTF_8)));
+      CliRunner r =
+          CliRunner.run(
+              "task", "call", "--chat", "c", "--db", db, "--base-url", baseUrl(), "--request", "-");
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      assertThat(JSON.readTree(r.out()).at("/message/content").asText()).isEqualTo("echo: piped");
+    } finally {
+      System.setIn(old);
+    }
+  }
+
+  @Test
+  void failedCall_printsTheErrorAsJson_exitsWith1_andStoresNothing() throws Exception {
+    String db = dir.resolve("fail.db").toString();
+    CliRunner r =
+        call(
+            db,
+            "c2",
+            request(
+                "bad.json",
+                """
+                {"model": "openai-compatible/m",
+                 "compaction": {"provider": {"compact_threshold": 999}},
+                 "messages": [{"role": "user", "content": "x"}]}
+                """));
+
+    assertThat(r.exitCode()).isEqualTo(1);
+    JsonNode err = JSON.readTree(r.out());
+    assertThat(err.at("/error/code").asText()).isEqualTo("invalid_settings");
+    assertThat(err.at("/error/message").asText()).contains("compact_threshold", "999");
+    assertThat(r.err()).contains("invalid_settings");
+    assertThat(requests).isEmpty();
+
+    CliRunner show = CliRunner.run("task", "show", "--chat", "c2", "--db", db);
+    assertThat(show.exitCode()).isEqualTo(1);
+    assertThat(JSON.readTree(show.out()).at("/error/code").asText()).isEqualTo("not_found");
+  }
+
+  @Test
+  void summarize_onDemand_andShowListsTheSummaryRecord() throws Exception {
+    String db = dir.resolve("sum.db").toString();
+    StringBuilder turns = new StringBuilder();
+    for (int i = 0; i < 14; i++) {
+      turns
+          .append(i == 0 ? "" : ",")
+          .append("{\"role\": \"")
+          .append(i % 2 == 0 ? "user" : "assistant")
+          .append("\", \"content\": \"t")
+          .append(i)
+          .append("\"}");
+    }
+    assertThat(
+            call(
+                    db,
+                    "c3",
+                    request(
+                        "fill.json",
+                        "{\"model\": \"openai-compatible/m\", \"submit_to_model\": false,"
+                            + " \"messages\": ["
+                            + turns
+                            + "]}"))
+                .exitCode())
+        .isZero();
+
+    CliRunner r =
+        CliRunner.run(
+            "task",
+            "summarize",
+            "--chat",
+            "c3",
+            "--tenant",
+            "acme",
+            "--db",
+            db,
+            "--base-url",
+            baseUrl());
+
+    assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
+    JsonNode out = JSON.readTree(r.out());
+    assertThat(out.at("/summary/activated").asBoolean()).isTrue();
+    assertThat(out.at("/summary/message_count_before").asInt()).isEqualTo(14);
+    assertThat(out.at("/summary/message_count_after").asInt()).isEqualTo(11);
+    JsonNode chat =
+        JSON.readTree(
+            CliRunner.run("task", "show", "--chat", "c3", "--tenant", "acme", "--db", db).out());
+    assertThat(chat.at("/summaries/0/gpt_summary_uuid").asText())
+        .isEqualTo(out.at("/summary/gpt_summary_uuid").asText());
+    assertThat(chat.at("/summaries/0/trigger").asText()).isEqualTo("on_demand");
+    assertThat(chat.get("archived_message_count").asInt()).isEqualTo(4);
+  }
+
+  @Test
+  void postgresUrl_isAcceptedAsDb() throws Exception {
+    String schema = "chat_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    String db = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&currentSchema=" + schema;
+    try {
+      CliRunner r =
+          call(
+              db,
+              "pg",
+              request(
+                  "pg.json",
+                  "{\"model\": \"openai-compatible/m\", \"messages\": [{\"role\": \"user\","
+                      + " \"content\": \"pg\"}]}"));
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      CliRunner show =
+          CliRunner.run(
+              "task",
+              "show",
+              "--chat",
+              "pg",
+              "--tenant",
+              "acme",
+              "--db",
+              "postgresql://postgres@127.0.0.1:5432/test?currentSchema=" + schema);
+      assertThat(JSON.readTree(show.out()).get("messages")).hasSize(2);
+    } finally {
+      try (Connection c =
+              DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+          Statement s = c.createStatement()) {
+        s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      }
+    }
+  }
+
+  @Test
+  void missingRequestFile_isAClearUsageError() {
+    CliRunner r =
+        CliRunner.run(
+            "task",
+            "call",
+            "--chat",
+            "c",
+            "--db",
+            dir.resolve("x.db").toString(),
+            "--request",
+            dir.resolve("nope.json").toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("no such file");
+  }
+
+  @Test
+  void taskWithoutSubcommand_printsUsage() {
+    CliRunner r = CliRunner.run("task");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.out()).contains("call", "show", "summarize");
+  }
+}
