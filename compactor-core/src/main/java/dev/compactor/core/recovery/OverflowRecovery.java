@@ -153,7 +153,8 @@ public final class OverflowRecovery {
    * @param model the model
    * @param template the request to send; its messages are replaced by the active view's (or a
    *     smaller candidate's) in every attempt, all other fields are kept
-   * @param ctx the counter (of {@code ctx.base()}), {@code keepHead} and the budget
+   * @param ctx supplies the token counter, {@code keepHead} and the trim's archive (all of {@code
+   *     ctx.base()}); the budget is not used — the provider decides what fits
    * @return the response and what was done
    * @throws RecoveryFailedException when every retry overflowed or nothing smaller could be sent;
    *     the active view is unchanged
