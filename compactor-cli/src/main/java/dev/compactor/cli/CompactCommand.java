@@ -4,11 +4,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.budget.ResolvedBudget;
+import dev.compactor.core.catalog.InvalidSettingException;
+import dev.compactor.core.catalog.ModelCatalog;
+import dev.compactor.core.catalog.ModelInfo;
 import dev.compactor.core.compaction.CompressionConfig;
+import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.ProviderRegistry;
+import dev.compactor.core.compaction.summary.ExtractiveSummarizer;
+import dev.compactor.core.compaction.summary.ModelSummarizer;
+import dev.compactor.core.compaction.summary.SummarizeProvider;
+import dev.compactor.core.compaction.summary.Summarizer;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.policy.CompactionOutcome;
 import dev.compactor.core.policy.CompactionReport;
+import dev.compactor.core.policy.ManualCompaction;
 import dev.compactor.core.policy.ManualCompactor;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.tokens.TokenCounter;
@@ -28,12 +37,15 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code compactor compact}: compacts a conversation into a new view and reports what it did. */
@@ -44,10 +56,17 @@ import picocli.CommandLine.Spec;
       "Compacts a conversation into a new view (the master log stays complete) and prints the"
           + " report.",
       "FILE is a conversation directory, or a transcript in any supported format, which is first"
-          + " imported into a conversation directory (--out, default ./<name>.compactor)."
+          + " imported into a conversation directory (--out, default ./<name>.compactor).",
+      "summarize asks the model for the checkpoint when --model or --base-url is given (key from"
+          + " OPENAI_API_KEY / ANTHROPIC_API_KEY; none is needed for a --base-url server);"
+          + " otherwise, or with --summarizer extractive, it uses the offline extractive"
+          + " summarizer. A model named with --model whose provider needs a key that is not set"
+          + " is an error, not a silent fallback."
     })
 final class CompactCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @ParentCommand CompactorCommand parent;
 
   @Parameters(index = "0", paramLabel = "FILE", description = "Transcript or directory.")
   Path file;
@@ -66,6 +85,15 @@ final class CompactCommand implements Callable<Integer> {
       paramLabel = "TEXT",
       description = "Instructions for summarize (added after the project's compact_instructions).")
   String instructions;
+
+  @Option(
+      names = "--summarizer",
+      paramLabel = "S",
+      description =
+          "Who writes the summarize checkpoint: model (the --model, at --base-url) or extractive"
+              + " (offline, no model call). Default: model when --model or --base-url is given,"
+              + " else extractive.")
+  String summarizer;
 
   @Option(
       names = "--out",
@@ -87,7 +115,7 @@ final class CompactCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Map<String, String> env = System.getenv();
+    Map<String, String> env = CompactorCommand.envOf(parent);
     Path dir = Files.isDirectory(file) ? file : importInto();
     ConversationInput input = ConversationInput.read(dir, null);
     String model = budget.model(input);
@@ -107,9 +135,18 @@ final class CompactCommand implements Callable<Integer> {
               base,
               config.compactInstructions(),
               config.keepRecentTokens().orElse(PolicyContext.DEFAULT_KEEP_RECENT_TOKENS));
+      Function<String, ContextProvider> providers = registry::get;
+      String summarizerName = null;
+      if (registry.get(strategy).name().equals(ManualCompaction.SUMMARIZE)) {
+        Summarizer s = summarizer(model, env, config, counter);
+        summarizerName = s.name();
+        SummarizeProvider summarize = new SummarizeProvider(s);
+        providers =
+            name -> name.equals(ManualCompaction.SUMMARIZE) ? summarize : registry.get(name);
+      }
       ManualCompactor manual =
           new ManualCompactor(
-              registry::get, Clock.systemUTC(), report -> conv.journal().append(record(report)));
+              providers, Clock.systemUTC(), report -> conv.journal().append(record(report)));
       int messagesBefore = visible(conv.activeMessages());
       long tokensBefore = counter.countMessages(conv.activeMessages());
       CompactionOutcome o = manual.compact(conv, strategy, instructions, ctx);
@@ -118,6 +155,9 @@ final class CompactCommand implements Callable<Integer> {
       out.put("conversation", dir.toString());
       out.put("model", model);
       out.put("strategy", strategy);
+      if (summarizerName != null) {
+        out.put("summarizer", summarizerName);
+      }
       Map<String, Object> budgetOut = new LinkedHashMap<>();
       budgetOut.put("tokens", b.tokens());
       budgetOut.put("source", b.source());
@@ -156,6 +196,36 @@ final class CompactCommand implements Callable<Integer> {
         return 3;
       }
       return invalid.isEmpty() ? 0 : 1;
+    }
+  }
+
+  /**
+   * The summarizer of the summarize strategy: the model when asked for (explicitly, or by naming a
+   * model or a base URL), else the offline extractive one.
+   */
+  private Summarizer summarizer(
+      String model, Map<String, String> env, CompactorConfig config, TokenCounter counter) {
+    String choice =
+        summarizer != null
+            ? summarizer.strip().toLowerCase(Locale.ROOT)
+            : budget.modelGiven() || budget.baseUrlGiven() ? "model" : "extractive";
+    switch (choice) {
+      case "extractive":
+        return new ExtractiveSummarizer();
+      case "model":
+        ModelInfo info = config.catalog(ModelCatalog.builtIn()).lookup(model, env);
+        ModelSummarizer.Builder b =
+            ModelSummarizer.builder(budget.chatModel(model, env))
+                .contextWindow(info.contextWindow())
+                .counter(counter);
+        if (info.maxOutputTokens() > 0) {
+          b.maxOutputTokens(
+              Math.min(ModelSummarizer.DEFAULT_MAX_OUTPUT_TOKENS, info.maxOutputTokens()));
+        }
+        return b.build();
+      default:
+        throw new InvalidSettingException(
+            "summarizer", summarizer, "--summarizer", "must be model or extractive");
     }
   }
 
@@ -266,7 +336,11 @@ final class CompactCommand implements Callable<Integer> {
     } else {
       Map<String, Object> b = (Map<String, Object>) out.get("budget");
       w.printf(
-          "%s: %s with %s%n", out.get("conversation"), out.get("outcome"), out.get("strategy"));
+          "%s: %s with %s%s%n",
+          out.get("conversation"),
+          out.get("outcome"),
+          out.get("strategy"),
+          out.containsKey("summarizer") ? " (summarizer " + out.get("summarizer") + ")" : "");
       w.printf(
           "  tokens   %,d → %,d (budget %,d from %s)%n",
           (long) out.get("tokensBefore"),

@@ -1,5 +1,7 @@
 package dev.compactor.cli;
 
+import java.util.Map;
+import java.util.Objects;
 import picocli.CommandLine.Command;
 
 /** The {@code compactor} command and its subcommands. */
@@ -16,6 +18,26 @@ import picocli.CommandLine.Command;
     })
 final class CompactorCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  /** The environment the subcommands read (API keys, budgets, config locations). */
+  private final Map<String, String> env;
+
+  CompactorCommand() {
+    this(System.getenv());
+  }
+
+  CompactorCommand(Map<String, String> env) {
+    this.env = Objects.requireNonNull(env, "env");
+  }
+
+  Map<String, String> env() {
+    return env;
+  }
+
+  /** The environment of {@code parent}, or the process environment without one. */
+  static Map<String, String> envOf(CompactorCommand parent) {
+    return parent == null ? System.getenv() : parent.env();
+  }
 
   @Override
   public void run() {

@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code compactor inspect}: what a conversation holds, what it costs, and whether it is valid. */
@@ -39,6 +40,8 @@ import picocli.CommandLine.Spec;
     })
 final class InspectCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @ParentCommand CompactorCommand parent;
 
   @Parameters(index = "0", paramLabel = "FILE", description = "Transcript file or directory.")
   Path file;
@@ -58,7 +61,7 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Map<String, String> env = System.getenv();
+    Map<String, String> env = CompactorCommand.envOf(parent);
     ConversationInput input = ConversationInput.read(file, format);
     String model = budget.model(input);
     ResolvedBudget b = budget.resolve(input, model, env);

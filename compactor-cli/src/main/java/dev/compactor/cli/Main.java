@@ -17,7 +17,15 @@ public final class Main {
 
   /** The configured picocli command line: clear one-line errors instead of stack traces. */
   public static CommandLine newCommandLine() {
-    CommandLine cl = new CommandLine(new CompactorCommand());
+    return newCommandLine(System.getenv());
+  }
+
+  /**
+   * {@link #newCommandLine()} reading {@code env} instead of the process environment (API keys,
+   * {@code COMPACTOR_*} settings, config locations), for tests and embedding.
+   */
+  public static CommandLine newCommandLine(java.util.Map<String, String> env) {
+    CommandLine cl = new CommandLine(new CompactorCommand(env));
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
           commandLine.getErr().println("compactor: " + ex.getMessage());

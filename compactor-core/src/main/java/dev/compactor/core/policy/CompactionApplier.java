@@ -19,29 +19,44 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Turns a strategy's result into the conversation's new active view, the same way for every policy:
- * build the view, validate it (an invalid view is never switched to), switch, measure, report to
- * the listener and append a UI-only status message.
+ * Turns a strategy's result into the conversation's new active view, the same way for every policy
+ * (automatic, manual, overflow recovery): build the view, validate it (an invalid view is never
+ * switched to), switch, measure, report to the listener and append a UI-only status message.
+ *
+ * <p>Thread-safety: as the conversation it is applied to; the applier itself holds no state.
  */
-final class CompactionApplier {
-  /** Metadata key of the UI-only status message appended after each compaction. */
-  static final String STATUS_KEY = "compaction_status";
+public final class CompactionApplier {
+  /**
+   * Metadata key ({@code metadata.extra}) of the UI-only status message appended after each
+   * compaction; its value is the new view's id. A successful compaction clears the summary latch.
+   */
+  public static final String STATUS_KEY = "compaction_status";
 
   private final ViewValidator validator = new ViewValidator();
   private final Clock clock;
   private final CompactionListener listener;
 
-  CompactionApplier(Clock clock, CompactionListener listener) {
+  /**
+   * @param clock time source of reports and status messages
+   * @param listener receives every applied compaction (e.g. the journal)
+   */
+  public CompactionApplier(Clock clock, CompactionListener listener) {
     this.clock = clock;
     this.listener = listener;
   }
 
   /**
-   * Applies {@code result} (computed on {@code active}, the conversation's active messages).
+   * Applies {@code result} (computed on {@code active}, the conversation's active messages): the
+   * new view takes {@link Conversation#nextViewId()}, the listener gets the report, and a UI-only
+   * status message is appended to the conversation.
    *
+   * @param strategy the name reported (e.g. {@code trim})
+   * @param tokensBefore measured context before
+   * @param started when the compaction began (for the duration)
+   * @param counter counts the new view's tokens
    * @throws CompactorException when the result would make an invalid view; nothing changes then
    */
-  CompactionReport apply(
+  public CompactionReport apply(
       Conversation conversation,
       List<Message> active,
       CompactionResult result,

@@ -1,0 +1,267 @@
+package dev.compactor.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.compactor.core.compaction.summary.SummarizeProvider;
+import dev.compactor.core.message.Message;
+import dev.compactor.log.store.StoredConversation;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code compactor compact --strategy summarize} with a model, in-process, against 127.0.0.1. */
+class CompactSummarizeTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String KEY = "sk-cli-test-SECRET-0123456789";
+  private static final String CHECKPOINT =
+      "## Objective\\nKeep the InvoiceService tests green.\\n\\n## Key Decisions\\n- No API"
+          + " changes.\\n\\n## Current State\\nThe suite passes.\\n\\n## Open Items\\n- Release."
+          + "\\n\\n## Context Files\\n- `src/InvoiceService.java` — edited";
+
+  @TempDir Path dir;
+  private HttpServer server;
+  private final List<String> paths = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> bodies = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> auth = Collections.synchronizedList(new ArrayList<>());
+  private volatile int status = 200;
+  private volatile String reply =
+      "{\"id\":\"c\",\"model\":\"local\",\"choices\":[{\"index\":0,\"message\":{\"role\":"
+          + "\"assistant\",\"content\":\""
+          + CHECKPOINT
+          + "\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":50,"
+          + "\"completion_tokens\":40}}";
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/",
+        ex -> {
+          paths.add(ex.getRequestURI().getPath());
+          bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          auth.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
+          byte[] b = reply.getBytes(StandardCharsets.UTF_8);
+          ex.getResponseHeaders().add("Content-Type", "application/json");
+          ex.sendResponseHeaders(status, b.length);
+          try (OutputStream o = ex.getResponseBody()) {
+            o.write(b);
+          }
+        });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private String baseUrl() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+  }
+
+  /** No API keys, HOME in the temp dir (no user config). */
+  private Map<String, String> env() {
+    return Map.of("HOME", dir.toString());
+  }
+
+  private Path sample() {
+    Path f = dir.resolve("session.jsonl");
+    assertThat(
+            CliRunner.run("sample", "--turns", "60", "--seed", "3", "--out", f.toString())
+                .exitCode())
+        .isZero();
+    return f;
+  }
+
+  @Test
+  void summarize_withModelAndBaseUrl_asksTheOpenAiCompatibleServer() throws Exception {
+    Path conv = dir.resolve("conv");
+    CliRunner r =
+        CliRunner.runWithEnv(
+            env(),
+            "compact",
+            sample().toString(),
+            "--out",
+            conv.toString(),
+            "--strategy",
+            "summarize",
+            "--model",
+            "openai/gpt-4o",
+            "--base-url",
+            baseUrl(),
+            "--context-budget",
+            "0.1",
+            "--instructions",
+            "Focus on the failing tests.",
+            "--json");
+
+    assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("summarizer").asText()).isEqualTo("openai/gpt-4o");
+    assertThat(j.get("outcome").asText()).isEqualTo("compacted");
+    assertThat(paths).isNotEmpty().allMatch("/v1/chat/completions"::equals);
+    assertThat(auth).allMatch("null"::equals); // no key for a local server
+    JsonNode body = JSON.readTree(bodies.get(0));
+    String system = body.get("messages").get(0).get("content").asText();
+    assertThat(system)
+        .contains("## Objective", "## Key Decisions", "## Current State", "## Open Items")
+        .contains("## Context Files")
+        .contains("Additional instructions:\nFocus on the failing tests.");
+    assertThat(body.get("messages").get(1).get("content").asText()).contains("<transcript>");
+    try (StoredConversation c = StoredConversation.open(conv)) {
+      Message cp =
+          c.activeMessages().stream()
+              .filter(SummarizeProvider::isCheckpoint)
+              .findFirst()
+              .orElseThrow();
+      assertThat(cp.content())
+          .contains("by openai/gpt-4o")
+          .contains("Keep the InvoiceService tests green.");
+      assertThat(c.journal().entries())
+          .singleElement()
+          .satisfies(e -> assertThat(e.strategy()).isEqualTo("summarize"));
+    }
+  }
+
+  @Test
+  void summarize_withoutModelOrBaseUrl_usesTheOfflineExtractiveSummarizer() throws Exception {
+    CliRunner r =
+        CliRunner.runWithEnv(
+            env(),
+            "compact",
+            sample().toString(),
+            "--out",
+            dir.resolve("conv").toString(),
+            "--strategy",
+            "summarize",
+            "--context-budget",
+            "0.1",
+            "--json");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(JSON.readTree(r.out()).get("summarizer").asText()).isEqualTo("extractive");
+    assertThat(paths).isEmpty();
+  }
+
+  @Test
+  void summarize_withAModelButNoKeyAndNoBaseUrl_failsClearly_andChangesNothing() {
+    Path conv = dir.resolve("conv");
+    CliRunner r =
+        CliRunner.runWithEnv(
+            env(),
+            "compact",
+            sample().toString(),
+            "--out",
+            conv.toString(),
+            "--strategy",
+            "summarize",
+            "--model",
+            "openai/gpt-4o",
+            "--context-budget",
+            "0.1");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("no API key for openai/gpt-4o: set OPENAI_API_KEY")
+        .contains("OPENAI_API_KEY")
+        .contains("--base-url")
+        .contains("--summarizer extractive");
+    try (StoredConversation c = StoredConversation.open(conv)) {
+      assertThat(c.views()).hasSize(1);
+      assertThat(c.journal().entries()).isEmpty();
+    }
+  }
+
+  @Test
+  void summarize_serverErrorEchoingTheKey_failsWithoutPrintingIt() throws Exception {
+    status = 400;
+    reply = "{\"error\":{\"message\":\"bad key " + KEY + " for this model\"}}";
+    CliRunner r =
+        CliRunner.runWithEnv(
+            Map.of("HOME", dir.toString(), "OPENAI_API_KEY", KEY),
+            "compact",
+            sample().toString(),
+            "--out",
+            dir.resolve("conv").toString(),
+            "--strategy",
+            "summarize",
+            "--model",
+            "openai/gpt-4o",
+            "--base-url",
+            baseUrl(),
+            "--context-budget",
+            "0.1",
+            "--json");
+
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(JSON.readTree(r.out()).get("reason").asText())
+        .startsWith("Failed to generate the summary");
+    assertThat(r.out() + r.err()).doesNotContain(KEY);
+    assertThat(auth).containsOnly("Bearer " + KEY);
+  }
+
+  @Test
+  void summarizerOption_extractive_skipsTheModel_andBadValuesAreNamed() {
+    CliRunner r =
+        CliRunner.runWithEnv(
+            env(),
+            "compact",
+            sample().toString(),
+            "--out",
+            dir.resolve("conv").toString(),
+            "--strategy",
+            "summarize",
+            "--model",
+            "openai/gpt-4o",
+            "--summarizer",
+            "extractive",
+            "--context-budget",
+            "0.1");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(paths).isEmpty();
+
+    CliRunner bad =
+        CliRunner.runWithEnv(
+            env(),
+            "compact",
+            dir.resolve("conv").toString(),
+            "--strategy",
+            "summarize",
+            "--summarizer",
+            "gpt",
+            "--context-budget",
+            "0.1");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).contains("\"gpt\"").contains("--summarizer");
+
+    CliRunner badApi =
+        CliRunner.runWithEnv(
+            env(),
+            "compact",
+            dir.resolve("conv").toString(),
+            "--strategy",
+            "summarize",
+            "--base-url",
+            baseUrl(),
+            "--api",
+            "soap",
+            "--context-budget",
+            "0.1");
+    assertThat(badApi.exitCode()).isEqualTo(2);
+    assertThat(badApi.err()).contains("soap").contains("--api");
+  }
+}
