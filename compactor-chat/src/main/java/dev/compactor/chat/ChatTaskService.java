@@ -602,7 +602,7 @@ public final class ChatTaskService {
   public static final class Builder {
     private final ChatStore store;
     private ChatModelFactory models;
-    private ModelCaller caller = ModelCaller.direct();
+    private ModelCaller caller = ModelCaller.recovering();
     private ModelCatalog catalog = ModelCatalog.builtIn();
     private PriceTable prices = PriceTable.builtIn();
     private Clock clock = Clock.systemUTC();
@@ -621,7 +621,7 @@ public final class ChatTaskService {
       return this;
     }
 
-    /** How the chat's model call is made (default {@link ModelCaller#direct()}). */
+    /** How the chat's model call is made (default {@link ModelCaller#recovering()}). */
     public Builder modelCaller(ModelCaller caller) {
       this.caller = Objects.requireNonNull(caller, "caller");
       return this;

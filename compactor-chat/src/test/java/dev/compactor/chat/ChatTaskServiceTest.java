@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.chat.ChatTaskException.Code;
 import dev.compactor.chat.store.ArchivedMessage;
 import dev.compactor.chat.testing.ChatTaskFixture;
+import dev.compactor.chat.testing.ModelServer;
 import dev.compactor.chat.testing.ModelServer.Reply;
 import dev.compactor.core.message.Role;
 import org.junit.jupiter.api.Test;
@@ -264,6 +265,46 @@ class ChatTaskServiceTest extends ChatTaskFixture {
     assertThat(e.getMessage()).contains("context window").contains("nothing was stored");
     assertThat(history()).hasSize(2);
     assertThat(chat().record().interactions()).isEqualTo(1);
+  }
+
+  @Test
+  void contextOverflow_isRecoveredOnASmallerPreparedInput_andTheChatKeepsEveryMessage() {
+    for (int i = 0; i < 6; i++) {
+      call(
+          "{\"model\": \"openai/gpt-5-mini\", \"messages\": [{\"role\": \"user\","
+              + " \"content\": \"question "
+              + i
+              + " "
+              + "x".repeat(2000)
+              + "\"}]}");
+    }
+    int storedBefore = history().size();
+    int[] seen = {0};
+    java.util.List<Integer> sizes = new java.util.ArrayList<>();
+    server.handler(
+        c -> {
+          sizes.add(c.body().toString().length());
+          if (seen[0]++ == 0) {
+            return Reply.error(
+                400,
+                """
+                {"error": {"message": "Your input exceeds the context window of this model.",
+                  "type": "invalid_request_error", "code": "context_length_exceeded",
+                  "param": "input"}}
+                """);
+          }
+          return ModelServer.defaultReply(c);
+        });
+
+    JsonNode r = callJson("{\"messages\": [{\"role\": \"user\", \"content\": \"last\"}]}");
+
+    assertThat(r.at("/message/content").asText()).isEqualTo("echo: last");
+    assertThat(r.at("/_gpt_chat_details/overflow_recovery/recovered").asBoolean()).isTrue();
+    assertThat(r.at("/_gpt_chat_details/overflow_recovery/retries").asInt()).isEqualTo(1);
+    assertThat(sizes).hasSize(2);
+    assertThat(sizes.get(1)).isLessThan(sizes.get(0));
+    // Only what was sent shrank: the stored chat has every message plus the new two.
+    assertThat(history()).hasSize(storedBefore + 2);
   }
 
   @Test
