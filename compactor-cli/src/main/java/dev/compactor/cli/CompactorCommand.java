@@ -8,7 +8,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "compactor 0.1.0-SNAPSHOT",
     description = "Keeps long LLM conversations inside their context budget.",
-    subcommands = {InspectCommand.class, CompactCommand.class, SampleCommand.class})
+    subcommands = {
+      InspectCommand.class,
+      CompactCommand.class,
+      ReplayCommand.class,
+      SampleCommand.class
+    })
 final class CompactorCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
