@@ -212,6 +212,9 @@ public final class Scorecard implements Callable<Integer> {
     if (auto == null || none == null) {
       return "";
     }
+    if (none.peakTokens() < r.files().get(0).budget()) {
+      return "No call of `none` reaches the budget here: nothing to compact, no target to check.\n";
+    }
     List<String> lines = new ArrayList<>();
     long badFiles = 0;
     for (FileResult f : r.files()) {

@@ -245,13 +245,18 @@ public final class Facts {
         boolean snake = innerUnderscore && lower && len >= 4;
         if (call || defined || camel || snake) {
           String name = text.substring(start, i);
-          if (!COMMON.contains(name)) {
+          if (!COMMON.contains(name) && !isCallId(name)) {
             out.add(name);
           }
         }
       }
       afterDefiner = isDefiner(text, start, i);
     }
+  }
+
+  /** Tool call ids ({@code call_…}, {@code toolu_…}, {@code fc_…}) are not facts. */
+  private static boolean isCallId(String name) {
+    return name.startsWith("call_") || name.startsWith("toolu_") || name.startsWith("fc_");
   }
 
   private static boolean isDefiner(String text, int start, int end) {
