@@ -144,6 +144,11 @@ public final class ContextChart {
     }
   }
 
+  /** Horizontal space of one legend entry: up to 150 pixels, less when there are many. */
+  private static int legendStep(Data d) {
+    return Math.min(150, (W - LEFT - RIGHT - 10) / Math.max(1, d.series.size()));
+  }
+
   private static long niceCeil(long v) {
     if (v <= 0) {
       return 1;
@@ -203,8 +208,8 @@ public final class ContextChart {
                 H - BOTTOM));
       }
     }
-    line(sb, d, d.budget, "#555", "budget");
-    line(sb, d, d.windowLessOutput, "#000", "window − output");
+    line(sb, d, d.budget, "#555", "budget", true);
+    line(sb, d, d.windowLessOutput, "#000", "window − output", false);
     int i = 0;
     for (Map.Entry<String, long[]> e : d.series.entrySet()) {
       String color = PALETTE[i % PALETTE.length];
@@ -221,7 +226,7 @@ public final class ContextChart {
               color,
               pts.toString().trim(),
               escape(e.getKey())));
-      int lx = LEFT + 10 + i * 150;
+      int lx = LEFT + 10 + i * legendStep(d);
       sb.append(
           String.format(
               Locale.ROOT,
@@ -245,7 +250,8 @@ public final class ContextChart {
     return sb.toString();
   }
 
-  private static void line(StringBuilder sb, Data d, long v, String color, String label) {
+  private static void line(
+      StringBuilder sb, Data d, long v, String color, String label, boolean below) {
     if (v <= 0 || v > d.yMax) {
       return;
     }
@@ -262,7 +268,7 @@ public final class ContextChart {
             y,
             color,
             W - RIGHT - 4,
-            y - 4,
+            below ? y + 14 : y - 4,
             color,
             escape(label)));
   }
@@ -303,8 +309,8 @@ public final class ContextChart {
           g.drawLine(x, TOP, x, H - BOTTOM);
         }
       }
-      dashed(g, d, d.budget, new Color(0x555555), "budget");
-      dashed(g, d, d.windowLessOutput, Color.BLACK, "window − output");
+      dashed(g, d, d.budget, new Color(0x555555), "budget", true);
+      dashed(g, d, d.windowLessOutput, Color.BLACK, "window − output", false);
       int i = 0;
       for (Map.Entry<String, long[]> e : d.series.entrySet()) {
         Color c = Color.decode(PALETTE[i % PALETTE.length]);
@@ -320,7 +326,7 @@ public final class ContextChart {
           }
         }
         g.draw(p);
-        int lx = LEFT + 10 + i * 150;
+        int lx = LEFT + 10 + i * legendStep(d);
         g.fillRect(lx, H - 22, 14, 4);
         g.setColor(Color.BLACK);
         g.drawString(e.getKey(), lx + 20, H - 16);
@@ -335,7 +341,7 @@ public final class ContextChart {
     return img;
   }
 
-  private static void dashed(Graphics2D g, Data d, long v, Color c, String label) {
+  private static void dashed(Graphics2D g, Data d, long v, Color c, String label, boolean below) {
     if (v <= 0 || v > d.yMax) {
       return;
     }
@@ -346,7 +352,8 @@ public final class ContextChart {
             1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6, 4}, 0));
     g.drawLine(LEFT, y, W - RIGHT, y);
     g.setStroke(new BasicStroke(1f));
-    g.drawString(label, W - RIGHT - 4 - g.getFontMetrics().stringWidth(label), y - 4);
+    g.drawString(
+        label, W - RIGHT - 4 - g.getFontMetrics().stringWidth(label), below ? y + 14 : y - 4);
   }
 
   private static String escape(String s) {
