@@ -91,6 +91,8 @@ public final class Scorecard implements Callable<Integer> {
 
   /** Runs the scorecard; exit code 0, or 2 on an error. */
   public static void main(String[] args) {
+    // LangChain4j brings slf4j-api without a provider; its "no providers" notice is noise here.
+    System.setProperty("slf4j.internal.verbosity", "ERROR");
     CommandLine cl = new CommandLine(new Scorecard());
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
