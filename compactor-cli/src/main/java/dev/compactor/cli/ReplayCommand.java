@@ -1,0 +1,230 @@
+package dev.compactor.cli;
+
+import dev.compactor.core.CompactorException;
+import dev.compactor.replay.FileResult;
+import dev.compactor.replay.Metrics;
+import dev.compactor.replay.ProgressListener;
+import dev.compactor.replay.ReplayOptions;
+import dev.compactor.replay.ReplayReport;
+import dev.compactor.replay.ReplayRunner;
+import dev.compactor.replay.ReplayStrategies;
+import dev.compactor.replay.ReplayStrategy;
+import dev.compactor.replay.cost.PriceTable;
+import dev.compactor.replay.report.ContextChart;
+import dev.compactor.replay.report.ProgressBar;
+import dev.compactor.replay.report.ReplayJson;
+import dev.compactor.replay.report.ScoreTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code compactor replay}: replays recorded conversations as agent loops under several strategies
+ * side by side and prints the scorecard table (see {@code docs/replay.md}).
+ */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Replays recorded conversations as agent loops: before each recorded assistant message a"
+          + " model call sends the strategy's view; after each turn the strategy runs as it would"
+          + " live. Prints, per strategy: calls, input and peak tokens, calls over the window,"
+          + " compactions, summary calls, cost with prompt caching (OpenAI- and Anthropic-style),"
+          + " invalid views, needed-fact recall and compaction time.",
+      "FILE is a transcript in any supported format, or a directory (its files, recursively)."
+    })
+final class ReplayCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "Transcripts or directories.")
+  List<Path> files;
+
+  @Option(
+      names = "--window",
+      paramLabel = "N",
+      description = "Context window in tokens (default: each conversation's model's).")
+  Long window;
+
+  @Option(
+      names = "--max-output",
+      paramLabel = "N",
+      description = "Output tokens reserved per call (default: the model's maximum output).")
+  Integer maxOutput;
+
+  @Option(
+      names = "--context-budget",
+      paramLabel = "B",
+      description =
+          "Budget compaction keeps the view under: a fraction of the window (0.8) or tokens"
+              + " (20000). Default min(0.9 × window, window − max output − 1000, 256000).")
+  String contextBudget;
+
+  @Option(
+      names = "--model",
+      paramLabel = "M",
+      description =
+          "Model the calls go to (window, output, prices). Default: the model each conversation"
+              + " names, else "
+              + ReplayOptions.DEFAULT_MODEL
+              + ".")
+  String model;
+
+  @Option(
+      names = "--strategy",
+      paramLabel = "S",
+      description =
+          "A strategy to replay; repeat for several, side by side. Default: every available one"
+              + " of none, window, mask, trim, summarize, auto.")
+  List<String> strategies;
+
+  @Option(names = "--json", paramLabel = "OUT", description = "Also write the results as JSON.")
+  Path json;
+
+  @Option(
+      names = "--chart",
+      paramLabel = "OUT",
+      description = "Draw context size per call for each strategy: OUT.png, OUT.html or OUT.svg.")
+  Path chart;
+
+  @Option(
+      names = "--prices",
+      paramLabel = "FILE",
+      description = "Price table (format of the built-in prices.tsv).")
+  Path prices;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Conversations replayed in parallel (default: the number of cores).")
+  Integer threads;
+
+  @Option(names = "--per-file", description = "Also print a table for each file.")
+  boolean perFile;
+
+  @Option(names = "--quiet", description = "No progress bar.")
+  boolean quiet;
+
+  @Override
+  public Integer call() {
+    ReplayStrategies registry = ReplayStrategies.global();
+    List<ReplayStrategy> chosen = new ArrayList<>();
+    if (strategies == null || strategies.isEmpty()) {
+      for (String n : ReplayStrategies.SCORECARD) {
+        if (registry.contains(n)) {
+          chosen.add(registry.get(n));
+        }
+      }
+    } else {
+      for (String n : strategies) {
+        if (chosen.stream().noneMatch(s -> s.name().equals(n))) {
+          chosen.add(registry.get(n.trim()));
+        }
+      }
+    }
+    if (chart != null) {
+      String n = chart.getFileName().toString().toLowerCase(Locale.ROOT);
+      if (!(n.endsWith(".png") || n.endsWith(".html") || n.endsWith(".svg"))) {
+        throw new CompactorException("--chart " + chart + " must end in .png, .html or .svg");
+      }
+    }
+    ReplayOptions options = ReplayOptions.defaults();
+    try {
+      options =
+          options
+              .withWindow(window)
+              .withMaxOutput(maxOutput)
+              .withContextBudget(contextBudget)
+              .withModel(model);
+      if (threads != null) {
+        options = options.withThreads(threads);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CompactorException(e.getMessage(), e);
+    }
+    if (prices != null) {
+      options = options.withPrices(PriceTable.read(prices));
+    }
+    List<Path> inputs = expand(files);
+    PrintWriter err = spec.commandLine().getErr();
+    ProgressListener progress = quiet ? ProgressListener.NONE : new ProgressBar(err);
+    ReplayReport report = new ReplayRunner(options).run(inputs, chosen, progress);
+    PrintWriter out = spec.commandLine().getOut();
+    if (perFile && report.files().size() > 1) {
+      for (FileResult f : report.files()) {
+        out.println(describe(f));
+        out.println(ScoreTable.text(f.byStrategy()));
+      }
+      out.println("All files:");
+    } else if (report.files().size() == 1) {
+      out.println(describe(report.files().get(0)));
+    }
+    out.print(ScoreTable.text(report.totals()));
+    out.printf(
+        Locale.ROOT,
+        "%d file(s), %,d conversation(s), %,d calls replayed in %.1f s on %d thread(s).%n",
+        report.files().size(),
+        report.totals().values().stream().findFirst().map(Metrics::conversations).orElse(0L),
+        report.replayedCalls(),
+        report.wallTime().toMillis() / 1000.0,
+        report.threads());
+    if (json != null) {
+      ReplayJson.write(report, Map.of(), json);
+      out.println("JSON: " + json);
+    }
+    if (chart != null) {
+      ContextChart.write(report, chart);
+      out.println("chart: " + chart);
+    }
+    out.flush();
+    return 0;
+  }
+
+  private static String describe(FileResult f) {
+    return String.format(
+        Locale.ROOT,
+        "%s (%s, %d conversation(s), %s): window %,d, output %,d, budget %,d",
+        f.file(),
+        f.format(),
+        f.conversations(),
+        f.model(),
+        f.window(),
+        f.maxOutput(),
+        f.budget());
+  }
+
+  /** Files as given; a directory stands for its regular files (recursively, sorted, no .md). */
+  static List<Path> expand(List<Path> given) {
+    List<Path> out = new ArrayList<>();
+    for (Path p : given) {
+      if (Files.isDirectory(p)) {
+        try (Stream<Path> s = Files.walk(p)) {
+          s.filter(Files::isRegularFile)
+              .filter(f -> !f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md"))
+              .sorted()
+              .forEach(out::add);
+        } catch (IOException e) {
+          throw new CompactorException("cannot list " + p + ": " + e.getMessage(), e);
+        }
+      } else if (Files.isRegularFile(p)) {
+        out.add(p);
+      } else {
+        throw new CompactorException("no such file or directory: " + p);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new CompactorException("no files to replay in " + given);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.compactor.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReplayCommandTest {
+  private static final Path SAMPLE = Path.of("..", "examples", "agent-session.jsonl");
+  @TempDir Path dir;
+
+  @Test
+  void replay_strategiesSideBySide_tableJsonAndChart() throws Exception {
+    Path json = dir.resolve("out/replay.json");
+    Path chart = dir.resolve("out/replay.html");
+    CliRunner r =
+        CliRunner.run(
+            "replay",
+            SAMPLE.toString(),
+            "--window",
+            "16000",
+            "--max-output",
+            "2000",
+            "--strategy",
+            "none",
+            "--strategy",
+            "auto",
+            "--json",
+            json.toString(),
+            "--chart",
+            chart.toString());
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("window 16,000, output 2,000, budget 13,000")
+        .contains("strategy")
+        .contains("recall")
+        .contains("none")
+        .contains("auto");
+    JsonNode root = new ObjectMapper().readTree(json.toFile());
+    JsonNode auto = root.path("totals").path("auto");
+    assertThat(auto.path("calls").asLong()).isPositive();
+    // Fewer, not zero: two tool outputs of the sample exceed the whole budget, and no policy step
+    // shrinks the newest step (the overflow recovery's job).
+    assertThat(auto.path("overWindowCalls").asLong())
+        .isLessThan(root.path("totals").path("none").path("overWindowCalls").asLong());
+    assertThat(auto.path("invalidViews").asLong()).isZero();
+    assertThat(auto.path("relativeToNone").path("inputTokens").asDouble()).isLessThan(1.0);
+    assertThat(root.path("totals").path("none").path("recall").asDouble()).isEqualTo(1.0);
+    assertThat(Files.readString(chart)).contains("<svg").contains("polyline");
+  }
+
+  @Test
+  void replay_windowWithoutTheBenchJar_failsSayingHowToRunIt() {
+    CliRunner r = CliRunner.run("replay", SAMPLE.toString(), "--strategy", "window", "--quiet");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("compactor-bench")
+        .contains("java -cp compactor-bench/target/benchmarks.jar dev.compactor.cli.Main replay");
+  }
+
+  @Test
+  void replay_badInputs_failWithAClearMessage() {
+    CliRunner missing = CliRunner.run("replay", dir.resolve("nope.json").toString());
+    assertThat(missing.exitCode()).isEqualTo(2);
+    assertThat(missing.err()).contains("no such file or directory");
+    CliRunner unknown = CliRunner.run("replay", SAMPLE.toString(), "--strategy", "magic");
+    assertThat(unknown.err()).contains("unknown replay strategy \"magic\"");
+    CliRunner budget = CliRunner.run("replay", SAMPLE.toString(), "--context-budget", "0");
+    assertThat(budget.exitCode()).isEqualTo(2);
+    assertThat(budget.err()).contains("\"0\"");
+    CliRunner chart = CliRunner.run("replay", SAMPLE.toString(), "--chart", "x.gif");
+    assertThat(chart.err()).contains(".png, .html or .svg");
+  }
+}

@@ -1,0 +1,43 @@
+package dev.compactor.replay;
+
+import dev.compactor.core.tokens.TokenCounter;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * What a {@link ReplayStrategy} is told about one replayed conversation.
+ *
+ * @param model the model the calls go to ({@code provider/model}); picks prices and catalog data
+ * @param counter how tokens are counted: the same counter measures every strategy's calls
+ * @param budgetTokens the context budget compaction keeps the view under, &gt; 0
+ * @param window the model's context window, &ge; budgetTokens
+ * @param maxOutput output tokens reserved per call, &ge; 0
+ * @param clock replay time: the timestamp of the newest recorded message (so that messages a
+ *     strategy adds keep timestamps in order)
+ * @param events where the session reports compactions, reminders and summary calls
+ */
+public record ReplaySetup(
+    String model,
+    TokenCounter counter,
+    long budgetTokens,
+    long window,
+    int maxOutput,
+    Clock clock,
+    ReplayEvents events) {
+  public ReplaySetup {
+    Objects.requireNonNull(model, "model");
+    Objects.requireNonNull(counter, "counter");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(events, "events");
+    if (budgetTokens < 1) {
+      throw new IllegalArgumentException("budgetTokens must be >= 1, got " + budgetTokens);
+    }
+    if (window < budgetTokens) {
+      throw new IllegalArgumentException(
+          "window " + window + " must be >= the budget " + budgetTokens);
+    }
+    if (maxOutput < 0) {
+      throw new IllegalArgumentException("maxOutput must be >= 0, got " + maxOutput);
+    }
+  }
+}
