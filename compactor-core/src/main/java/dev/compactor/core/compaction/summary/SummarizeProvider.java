@@ -513,17 +513,27 @@ public final class SummarizeProvider implements ContextProvider {
       String body) {
     return checkpointMessage(
         header(src, coveredIdx, pinnedIdx) + "\n\n" + (body == null ? cp.render() : body),
+        src,
         coveredIdx,
         ts);
   }
 
-  private Message checkpointMessage(String content, List<Integer> coveredIdx, Instant ts) {
+  /**
+   * The checkpoint message. Its id hashes the content and the ids it covers: two checkpoints with
+   * the same text (a cut one with the short header, say) covering different messages must differ.
+   */
+  private Message checkpointMessage(
+      String content, List<Message> src, List<Integer> coveredIdx, Instant ts) {
+    StringBuilder identity = new StringBuilder(content);
+    for (int i : coveredIdx) {
+      identity.append('\u0000').append(src.get(i).id().value());
+    }
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put(CHECKPOINT_KEY, true);
     extra.put("summarizer", summarizer.name());
     extra.put("covered_messages", coveredIdx.size());
     return Message.builder(Role.USER)
-        .id("checkpoint-" + Digests.sha256Hex(content).substring(0, 12))
+        .id("checkpoint-" + Digests.sha256Hex(identity.toString()).substring(0, 12))
         .content(content)
         .timestamp(ts)
         .metadata(new MessageMetadata(null, null, null, null, extra))
@@ -587,6 +597,7 @@ public final class SummarizeProvider implements ContextProvider {
                 + coveredIdx.stream().filter(i -> !src.get(i).uiOnly()).count()
                 + " earlier messages summarized; originals in the master log.]\n\n"
                 + CUT_MARKER,
+            src,
             coveredIdx,
             ts);
     return counter.countMessage(compact) < counter.countMessage(frame) ? compact : frame;
