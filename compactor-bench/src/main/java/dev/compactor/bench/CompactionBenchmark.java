@@ -7,10 +7,14 @@ import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.summary.SummarizeProvider;
 import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.Role;
+import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.tokens.MessageOverhead;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.core.tokens.TokenizerFamily;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,7 +43,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code warm}: the counts of the conversation are cached, as they are in a running session
  *       (the per-turn check has counted every message already); what the compaction writes (stubs,
  *       cut outputs, extracts) is counted through the shared cache, where equal text from an
- *       earlier call hits.
+ *       earlier call hits. Every call redoes the whole first compaction of the raw log (150 outputs
+ *       truncated, 49 answers compressed for trim).
+ *   <li>{@code nextTurn}: the compaction after that one, as a session meets it: the view the first
+ *       compaction made plus one more step (an assistant message, a 2,000-line tool output and a
+ *       user message), counts cached; what was compacted before is not compacted again.
  * </ul>
  *
  * {@code strategy}: {@code trim} (rule-based, the counterpart of gptme's compaction) and {@code
@@ -78,6 +86,7 @@ public class CompactionBenchmark {
   private static final AtomicLong COLD = new AtomicLong();
 
   private List<Message> messages;
+  private List<Message> nextTurn;
   private ContextProvider provider;
   private CompressionConfig warm;
   private long budget;
@@ -100,6 +109,36 @@ public class CompactionBenchmark {
         budget,
         r.messages().size(),
         r.limitations());
+    nextTurn = new ArrayList<>(r.messages());
+    Instant t = Instant.now();
+    nextTurn.add(
+        Message.builder(Role.ASSISTANT)
+            .id("next-call")
+            .content("Let me run the tests again.")
+            .toolCalls(List.of(new ToolCall("next-call-1", "shell", "{\"command\":\"mvn test\"}")))
+            .timestamp(t)
+            .build());
+    StringBuilder output = new StringBuilder();
+    for (int i = 0; i < 2000; i++) {
+      output.append("[INFO] Running com.acme.Test").append(i).append(" ... ok\n");
+    }
+    nextTurn.add(
+        Message.builder(Role.TOOL)
+            .id("next-result")
+            .toolCallId("next-call-1")
+            .content(output.toString())
+            .timestamp(t)
+            .build());
+    nextTurn.add(Message.builder(Role.USER).id("next-user").content("Go on.").timestamp(t).build());
+    nextTurn = List.copyOf(nextTurn);
+    counter.countMessages(nextTurn); // counted by the per-turn check as the step arrived
+    CompactionResult next = provider.compress(nextTurn, warm);
+    System.out.printf(
+        "next turn: %,d -> %,d tokens, %d messages; %s%n",
+        counter.countMessages(nextTurn),
+        counter.countMessages(next.messages()),
+        next.messages().size(),
+        next.limitations());
   }
 
   private CompressionConfig config(TokenCounter counter) {
@@ -121,9 +160,15 @@ public class CompactionBenchmark {
     return provider.compress(messages, config(fresh));
   }
 
-  /** Compaction with the conversation's counts cached (the per-turn case). */
+  /** Compaction with the conversation's counts cached. */
   @Benchmark
   public CompactionResult warm() {
     return provider.compress(messages, warm);
+  }
+
+  /** The next compaction: the compacted view plus one more step, counts cached. */
+  @Benchmark
+  public CompactionResult nextTurn() {
+    return provider.compress(nextTurn, warm);
   }
 }
