@@ -253,6 +253,23 @@ public final class AutoCompactor {
       latch();
       return new CompactionOutcome.Failed(summarize.name(), e.getMessage(), tokens, budget);
     }
+    // A summary that makes the context no smaller (e.g. the final step alone is over the budget
+    // and there is nothing left to summarize), or that saves little and stays over the budget,
+    // would only make a new view on every turn: it counts as a failed summary.
+    long stored = counter.countMessages(active);
+    long after = counter.countMessages(r.messages());
+    double saved = stored == 0 ? 0 : (stored - after) / (double) stored;
+    long projected = tokens - (stored - after);
+    if (after >= stored || (projected >= budget && saved < settings.minSavings())) {
+      latch();
+      return new CompactionOutcome.Failed(
+          summarize.name(),
+          String.format(
+              "summary would leave %,d of %,d tokens (%.1f %% saved), over the budget of %,d",
+              after, stored, 100 * saved, budget),
+          tokens,
+          budget);
+    }
     return applied(active, r, summarize.name(), tokens, budget, started, counter);
   }
 

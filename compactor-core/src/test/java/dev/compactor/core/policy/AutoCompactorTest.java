@@ -172,6 +172,20 @@ class AutoCompactorTest {
   }
 
   @Test
+  void summaryThatSavesNothing_isAFailedSummary_noNewView_andLatches() {
+    // Only the final message is big: a checkpoint of the rest is larger than the rest.
+    savings = 0.0;
+    fill(1, 1500);
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(summarize.calls).isEqualTo(1);
+    assertThat(o).isInstanceOf(CompactionOutcome.Failed.class);
+    assertThat(((CompactionOutcome.Failed) o).reason()).contains("summary would leave");
+    assertThat(conv.views()).hasSize(1);
+    assertThat(journal).isEmpty();
+    assertThat(auto.latched()).isTrue();
+  }
+
+  @Test
   void latch_survivesAReload_ofTheSameLog() {
     savings = 0.0;
     summarize.fail = true;

@@ -162,8 +162,14 @@ public final class SummarizeProvider implements ContextProvider {
       }
     }
 
-    // The tail: whole steps from the end, within keep_recent_tokens (and the limit).
-    int finalStart = unitStart[n - 1];
+    // The tail: whole steps from the end, within keep_recent_tokens (and the limit). The final
+    // step is that of the last visible message: trailing uiOnly messages (status lines) are not
+    // a step of their own.
+    int lastVisible = n - 1;
+    while (lastVisible > 0 && src.get(lastVisible).uiOnly()) {
+      lastVisible--;
+    }
+    int finalStart = unitStart[lastVisible];
     long pinnedEstimate = 0;
     for (int i = headEnd; i < finalStart; i = unitEnd[i]) {
       if (hasPinned(src, i, unitEnd[i])) {
@@ -505,14 +511,29 @@ public final class SummarizeProvider implements ContextProvider {
       List<Integer> pinnedIdx,
       Instant ts,
       String body) {
-    String content =
-        header(src, coveredIdx, pinnedIdx) + "\n\n" + (body == null ? cp.render() : body);
+    return checkpointMessage(
+        header(src, coveredIdx, pinnedIdx) + "\n\n" + (body == null ? cp.render() : body),
+        src,
+        coveredIdx,
+        ts);
+  }
+
+  /**
+   * The checkpoint message. Its id hashes the content and the ids it covers: two checkpoints with
+   * the same text (a cut one with the short header, say) covering different messages must differ.
+   */
+  private Message checkpointMessage(
+      String content, List<Message> src, List<Integer> coveredIdx, Instant ts) {
+    StringBuilder identity = new StringBuilder(content);
+    for (int i : coveredIdx) {
+      identity.append('\u0000').append(src.get(i).id().value());
+    }
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put(CHECKPOINT_KEY, true);
     extra.put("summarizer", summarizer.name());
     extra.put("covered_messages", coveredIdx.size());
     return Message.builder(Role.USER)
-        .id("checkpoint-" + Digests.sha256Hex(content).substring(0, 12))
+        .id("checkpoint-" + Digests.sha256Hex(identity.toString()).substring(0, 12))
         .content(content)
         .timestamp(ts)
         .metadata(new MessageMetadata(null, null, null, null, extra))
@@ -566,7 +587,20 @@ public final class SummarizeProvider implements ContextProvider {
       }
       budget -= over + 2;
     }
-    return frame;
+    if (counter.countMessage(frame) <= available) {
+      return frame;
+    }
+    // Not even the header (which names the first and last covered ids) fits: a shorter one.
+    Message compact =
+        checkpointMessage(
+            "[Checkpoint: "
+                + coveredIdx.stream().filter(i -> !src.get(i).uiOnly()).count()
+                + " earlier messages summarized; originals in the master log.]\n\n"
+                + CUT_MARKER,
+            src,
+            coveredIdx,
+            ts);
+    return counter.countMessage(compact) < counter.countMessage(frame) ? compact : frame;
   }
 
   /** {@value #KEEP_RECENT_TOKENS} from extraConfig: a whole number of tokens >= 0. */

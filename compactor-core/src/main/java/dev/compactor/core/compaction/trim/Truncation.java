@@ -90,9 +90,13 @@ final class Truncation {
     String head = text.substring(0, headEnd);
     String removed = text.substring(headEnd, tailStart);
     String tail = text.substring(tailStart);
-    int headLines = count(head, '\n');
-    int removedNewlines = count(removed, '\n');
-    int totalLines = count(text, '\n') + (text.endsWith("\n") ? 0 : 1);
+    int headLines = newlines(text, 0, headEnd);
+    int removedNewlines = newlines(text, headEnd, tailStart);
+    int totalLines =
+        headLines
+            + removedNewlines
+            + newlines(text, tailStart, len)
+            + (text.endsWith("\n") ? 0 : 1);
     int first = headLines + 1;
     int last = headLines + removedNewlines + (removed.endsWith("\n") ? 0 : 1);
     return new Cut(
@@ -143,12 +147,11 @@ final class Truncation {
     return i;
   }
 
-  private static int count(String s, char c) {
+  /** Line breaks in {@code text[from, to)}; {@link String#indexOf(int, int)} is an intrinsic. */
+  private static int newlines(String text, int from, int to) {
     int n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) == c) {
-        n++;
-      }
+    for (int i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) {
+      n++;
     }
     return n;
   }

@@ -106,6 +106,38 @@ class SummarizeProviderTest {
   }
 
   @Test
+  void trailingUiOnlyStatusLines_areNotTheFinalStep_theLastVisibleStepIsKept() {
+    List<Message> m = new ArrayList<>(agentLog(6));
+    Message answer = last(m);
+    m.add(Message.builder(Role.SYSTEM).id("status-1").content("/model").uiOnly(true).build());
+    m.add(Message.builder(Role.SYSTEM).id("status-2").content("kept").uiOnly(true).build());
+    CompactionResult r = new SummarizeProvider().compress(m, config(null, 0).build());
+    assertThat(r.messages()).contains(answer);
+    assertThat(r.messages()).endsWith(answer, m.get(m.size() - 2), m.get(m.size() - 1));
+    assertThat(r.provenance().get(checkpointOf(r).id())).doesNotContain(answer.id());
+  }
+
+  @Test
+  void limitBelowTheCheckpointHeader_usesAShorterHeader_andStillFits() {
+    // ids long enough that the usual header ("... (first id to last id) ...") alone is over it
+    List<Message> m = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      m.add(
+          Message.builder(i % 2 == 0 ? Role.USER : Role.ASSISTANT)
+              .id("7d48cbd2-6615-4dd8-87f6-38f12b8167d" + i)
+              .content("step " + i + ": " + "the server does not start; ".repeat(8))
+              .build());
+    }
+    m.add(Message.builder(Role.USER).id("last").content("ok?").build());
+    long limit = 60;
+    CompactionResult r = new SummarizeProvider().compress(m, config((int) limit, 0).build());
+    assertThat(tokens(r.messages())).isLessThanOrEqualTo(limit);
+    assertThat(checkpointOf(r).content()).contains(SummarizeProvider.CUT_MARKER);
+    assertThat(r.limitations()).noneMatch(l -> l.contains("does not fit"));
+    assertThat(last(r.messages())).isEqualTo(last(m));
+  }
+
+  @Test
   void tail_neverStartsWithAResultWhoseCallWasCut_andKeepsParallelResultsTogether() {
     List<Message> m =
         new Conv()

@@ -17,6 +17,30 @@ class SentencesTest {
   }
 
   @Test
+  void split_isTheSplitOfTheLookbehindRegex_onRandomText() {
+    java.util.regex.Pattern regex = java.util.regex.Pattern.compile("(?<=[.!?])\\s+");
+    char[] alphabet = {
+      'a', 'b', '.', '!', '?', ' ', ' ', '\t', '\n', '\r', '\u000B', '\f', 'é', '\u00A0'
+    };
+    java.util.Random random = new java.util.Random(7);
+    for (int k = 0; k < 20_000; k++) {
+      StringBuilder sb = new StringBuilder();
+      int len = random.nextInt(30);
+      for (int i = 0; i < len; i++) {
+        sb.append(alphabet[random.nextInt(alphabet.length)]);
+      }
+      String text = sb.toString();
+      java.util.List<String> expected = new java.util.ArrayList<>();
+      for (String piece : regex.split(text)) {
+        if (!piece.strip().isEmpty()) {
+          expected.add(piece.strip());
+        }
+      }
+      assertThat(Sentences.split(text)).as("split of \"%s\"", text).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void score_position_firstTwo_lastOneAndAHalf_secondAndThirdOne() {
     double base = Sentences.score(PLAIN, 5, 10);
     assertThat(Sentences.score(PLAIN, 0, 10) - base).isCloseTo(2.0, within(1e-9));
