@@ -50,6 +50,12 @@ import java.util.function.ToDoubleBiFunction;
  */
 public final class AutoCompactor {
 
+  /** Tool outputs the masking step keeps verbatim. */
+  public static final int MASK_KEEP_LAST = 5;
+
+  /** Outputs the masking step masks at a time, so the prefix changes rarely. */
+  public static final int MASK_BATCH = 10;
+
   /** Metadata key marking the reminder message; its value is the view it was sent for. */
   public static final String REMINDER_KEY = "compaction_reminder_view";
 
@@ -95,6 +101,7 @@ public final class AutoCompactor {
   private final Conversation conversation;
   private final ContextProvider trim;
   private final ContextProvider summarize;
+  private final ContextProvider mask;
   private final ToDoubleBiFunction<List<Message>, CompressionConfig> trimSavings;
   private final Settings settings;
   private final Clock clock;
@@ -120,6 +127,27 @@ public final class AutoCompactor {
       Settings settings,
       Clock clock,
       CompactionListener listener) {
+    this(conversation, null, trim, summarize, trimSavings, settings, clock, listener);
+  }
+
+  /**
+   * A policy whose first step at the budget is observation masking in batches (keeping the last
+   * {@value #MASK_KEEP_LAST} outputs): when masking alone brings the context under the budget,
+   * nothing else is rewritten, so the prompt prefix — and the provider's prompt cache — stays
+   * stable for longer; otherwise trim, then the summary, as without it.
+   *
+   * @param mask the masking strategy, or null for none
+   */
+  public AutoCompactor(
+      Conversation conversation,
+      ContextProvider mask,
+      ContextProvider trim,
+      ContextProvider summarize,
+      ToDoubleBiFunction<List<Message>, CompressionConfig> trimSavings,
+      Settings settings,
+      Clock clock,
+      CompactionListener listener) {
+    this.mask = mask;
     this.conversation = Objects.requireNonNull(conversation, "conversation");
     this.trim = Objects.requireNonNull(trim, "trim");
     this.summarize = Objects.requireNonNull(summarize, "summarize");
@@ -206,6 +234,12 @@ public final class AutoCompactor {
             .trimTargetRatio(settings.trimTargetRatio())
             .build();
     long stored = counter.countMessages(active);
+    if (mask != null) {
+      CompactionOutcome masked = maskFirst(ctx, active, tokens, budget, stored, counter, started);
+      if (masked != null) {
+        return masked;
+      }
+    }
     double estimate = trimSavings.applyAsDouble(active, trimConfig);
     if (estimate >= settings.minSavings() || latched) {
       CompactionResult r;
@@ -236,6 +270,34 @@ public final class AutoCompactor {
       }
     }
     return summarizeNow(ctx, active, tokens, budget, counter, started);
+  }
+
+  /** The masking step: applied when it saves enough and brings the context under the budget. */
+  private CompactionOutcome maskFirst(
+      PolicyContext ctx,
+      List<Message> active,
+      long tokens,
+      long budget,
+      long stored,
+      TokenCounter counter,
+      Instant started) {
+    Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
+    extra.putIfAbsent("keep_last", MASK_KEEP_LAST);
+    extra.putIfAbsent("batch", MASK_BATCH);
+    CompressionConfig cfg = ctx.base().toBuilder().limit(ctx.limit()).extraConfig(extra).build();
+    CompactionResult r;
+    try {
+      r = mask.compress(active, cfg);
+    } catch (CompactorException e) {
+      return null; // masking is an optimisation: the trim and summary steps follow
+    }
+    long after = counter.countMessages(r.messages());
+    double saved = stored == 0 ? 0 : (stored - after) / (double) stored;
+    long projected = tokens - (stored - after);
+    if (saved >= settings.minSavings() && projected < budget) {
+      return applied(active, r, mask.name(), tokens, budget, started, counter);
+    }
+    return null;
   }
 
   private CompactionOutcome summarizeNow(
@@ -308,6 +370,7 @@ public final class AutoCompactor {
     ContextProvider trim = registry.get(TrimProvider.NAME);
     return new AutoCompactor(
         conversation,
+        registry.get("mask"),
         trim,
         registry.get(ManualCompaction.SUMMARIZE),
         savingsOf(trim),
@@ -331,7 +394,9 @@ public final class AutoCompactor {
   /** Summary options shared by the policies: limit = budget, tail and instructions. */
   static CompressionConfig summaryConfig(PolicyContext ctx, String instructions) {
     Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
-    extra.put("keep_recent_tokens", ctx.keepRecentTokens());
+    // The kept tail is at most half the budget, so a summary leaves room for the conversation to
+    // grow before the next compaction (a 20k tail in a 27k budget fills up within a few calls).
+    extra.put("keep_recent_tokens", Math.min(ctx.keepRecentTokens(), ctx.budgetTokens() / 2));
     if (instructions != null && !instructions.isBlank()) {
       extra.put("instructions", instructions);
     }

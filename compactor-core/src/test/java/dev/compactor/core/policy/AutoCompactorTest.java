@@ -130,7 +130,7 @@ class AutoCompactorTest {
     assertThat(trim.calls).isZero();
     assertThat(summarize.lastConfig.extraConfig())
         .containsEntry("instructions", "keep the branch name")
-        .containsEntry("keep_recent_tokens", 20_000L);
+        .containsEntry("keep_recent_tokens", 500L); // 20,000 capped at half the budget
     assertThat(summarize.lastConfig.limit()).isEqualTo(1000);
   }
 
@@ -249,5 +249,52 @@ class AutoCompactorTest {
     AutoCompactor standard = AutoCompactor.standard(conv, journal::add);
     fill(10);
     assertThat(standard.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.NotNeeded.class);
+  }
+
+  @Test
+  void maskingFirst_whenItIsEnough_neitherTrimNorSummaryRuns() {
+    StubOutputs masker = new StubOutputs();
+    dev.compactor.core.compaction.ContextProvider mask =
+        new dev.compactor.core.compaction.ContextProvider() {
+          @Override
+          public String name() {
+            return "mask";
+          }
+
+          @Override
+          public boolean shouldCompress(List<Message> m, CompressionConfig c) {
+            return true;
+          }
+
+          @Override
+          public dev.compactor.core.compaction.CompactionResult compress(
+              List<Message> m, CompressionConfig c) {
+            assertThat(c.extraConfig()).containsEntry("keep_last", AutoCompactor.MASK_KEEP_LAST);
+            return masker.compress(m, c);
+          }
+        };
+    auto =
+        new AutoCompactor(
+            conv, mask, trim, summarize, (m, c) -> savings, NO_THROTTLE, clock, journal::add);
+    conv.append(user("u1", 10));
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", 800));
+    conv.append(assistant("a2", 200));
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(((CompactionOutcome.Compacted) o).report().strategy()).isEqualTo("mask");
+    assertThat(trim.calls).isZero();
+    assertThat(summarize.calls).isZero();
+  }
+
+  @Test
+  void maskingFirst_thatIsNotEnough_fallsThroughToTrimAndSummary() {
+    StubOutputs masker = new StubOutputs();
+    auto =
+        new AutoCompactor(
+            conv, masker, trim, summarize, (m, c) -> savings, NO_THROTTLE, clock, journal::add);
+    fill(10, 800, 200); // no tool output: masking saves nothing
+    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    assertThat(masker.calls).isEqualTo(1);
+    assertThat(((CompactionOutcome.Compacted) o).report().strategy()).isEqualTo("summarize");
   }
 }

@@ -16,8 +16,8 @@ import java.util.Objects;
 /**
  * {@code auto}: the default automatic policy ({@link AutoCompactor}) exactly as a live conversation
  * runs it after every turn: the 90 % reminder (a real, provider-visible message that later calls
- * send), a trim toward 70 % of the budget at the budget, a summary when the trim would save too
- * little or stay over the budget, the failed-summary latch. The only difference to {@link
+ * send); at the budget, batched observation masking when that alone is enough, else a trim toward
+ * 70 % of the budget, else a summary; the failed-summary latch. The only difference to {@link
  * AutoCompactor#standard} is the throttle, which is zero: a replay has no wall-clock time between
  * turns, and every turn adds messages anyway.
  */
@@ -94,6 +94,7 @@ public final class AutoStrategy implements ReplayStrategy {
       private final AutoCompactor policy =
           new AutoCompactor(
               conversation,
+              registry.get("mask"),
               trim,
               Summaries.counted(setup),
               AutoCompactor.savingsOf(trim),
