@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.OutputArchive;
+import dev.compactor.core.compaction.mask.MaskProvider;
 import dev.compactor.core.compaction.summary.Checkpoint;
 import dev.compactor.core.compaction.summary.ExtractiveSummarizer;
 import dev.compactor.core.compaction.summary.SummarizationException;
@@ -77,6 +78,7 @@ final class PolicyReplay {
   enum Event {
     TURNS,
     REMINDED,
+    MASKED,
     TRIMMED,
     SUMMARIZED,
     SUMMARY_OVER_BUDGET,
@@ -240,6 +242,7 @@ final class PolicyReplay {
             : new SummarizeProvider();
     return new AutoCompactor(
         conversation,
+        new MaskProvider(),
         trim,
         summarize,
         AutoCompactor.savingsOf(trim),
@@ -461,7 +464,12 @@ final class PolicyReplay {
       assertThat(next.subList(0, next.size() - 1)) // without the UI-only status line
           .as("a compaction changes the view")
           .isNotEqualTo(previous);
-      if (r.strategy().equals(TrimProvider.NAME)) {
+      if (r.strategy().equals(MaskProvider.NAME)) {
+        stats.add(Event.MASKED);
+        assertThat(r.tokensAfter())
+            .as("the masking step is kept only when it brings the context under the budget")
+            .isLessThan(budget);
+      } else if (r.strategy().equals(TrimProvider.NAME)) {
         stats.add(Event.TRIMMED);
         if (latchedBefore) {
           stats.add(Event.LATCHED_TRIM);

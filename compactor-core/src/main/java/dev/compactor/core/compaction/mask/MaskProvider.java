@@ -59,8 +59,8 @@ import java.util.Set;
  *
  * <p>Never masked: pinned messages, the first {@link CompressionConfig#keepHead()} messages,
  * results of the pending last turn (an assistant message whose calls are not all answered), {@code
- * uiOnly} messages, outputs already masked, and outputs under {@code min_tokens} tokens (their
- * placeholder would save next to nothing).
+ * uiOnly} messages, outputs already masked or rewritten by a trim, and outputs under {@code
+ * min_tokens} tokens (their placeholder would save next to nothing).
  *
  * <p>Options ({@link CompressionConfig#extraConfig()}, whole numbers, as numbers or strings):
  *
@@ -105,6 +105,9 @@ public final class MaskProvider implements ContextProvider {
 
   /** How every placeholder starts; an output starting with it is never masked again. */
   public static final String PLACEHOLDER_PREFIX = "[Output masked - ";
+
+  /** Metadata key with which the built-in trim marks the messages it rewrote. */
+  static final String COMPACTED_BY_OTHERS = "compacted";
 
   /** Suffix of the id of a masked result: {@code <source id>~masked}. */
   static final String ID_SUFFIX = "~masked";
@@ -229,6 +232,9 @@ public final class MaskProvider implements ContextProvider {
       if (i < config.keepHead()
           || m.pinned()
           || m.content().startsWith(PLACEHOLDER_PREFIX)
+          // Already rewritten by another strategy (a trim stub or truncation, which name their
+          // own recovery reference): masking it again would archive that rewrite, not the output.
+          || m.metadata().extra().containsKey(COMPACTED_BY_OTHERS)
           || (m.toolCallId() != null && pending.contains(m.toolCallId()))
           // countMessage is cached per message: the per-turn check stays O(new messages).
           || counter.countMessage(m) < options.minTokens) {
