@@ -103,11 +103,9 @@ final class ClaudeCodeImporter implements Importer {
 
   @Override
   public Detection detect(ImportSource source) throws IOException {
-    if (source.isBlank()) {
-      return Detection.reject("the content is empty");
-    }
-    if (source.looksBinary()) {
-      return Detection.reject("the content is binary (NUL bytes), not JSON lines");
+    Detection notLines = JsonFormats.notJsonLines(source);
+    if (notLines != null) {
+      return notLines;
     }
     List<String> lines = source.firstLines(10);
     for (int i = 0; i < lines.size(); i++) {

@@ -32,6 +32,20 @@ final class JsonFormats {
   }
 
   /** Short description of a JSON node's kind for rejection messages. */
+  /**
+   * Why {@code source} cannot be JSON lines at all (empty, or binary), or null when it may be: the
+   * first check of every JSON-lines importer.
+   */
+  static Detection notJsonLines(ImportSource source) throws IOException {
+    if (source.isBlank()) {
+      return Detection.reject("the content is empty");
+    }
+    if (source.looksBinary()) {
+      return Detection.reject("the content is binary (NUL bytes), not JSON lines");
+    }
+    return null;
+  }
+
   static String kind(JsonNode n) {
     if (n == null || n.isMissingNode()) {
       return "nothing";

@@ -29,11 +29,9 @@ final class NativeImporter implements Importer {
 
   @Override
   public Detection detect(ImportSource source) throws IOException {
-    if (source.isBlank()) {
-      return Detection.reject("the content is empty");
-    }
-    if (source.looksBinary()) {
-      return Detection.reject("the content is binary (NUL bytes), not JSON lines");
+    Detection notLines = JsonFormats.notJsonLines(source);
+    if (notLines != null) {
+      return notLines;
     }
     JsonNode first;
     try {
