@@ -102,18 +102,13 @@ public final class AnthropicMessagesModel extends HttpChatModel {
     Objects.requireNonNull(listener, "listener");
     String model = modelFor(request);
     ObjectNode body = body(request, model, true);
-    AnthropicStream s =
-        setup
-            .transport()
-            .postStream(
-                setup.endpoint("/v1/messages"),
-                headers(request),
-                body,
-                model,
-                () -> new AnthropicStream(this, request, model, listener));
-    ChatResponse r = s.response();
-    listener.onComplete(r);
-    return r;
+    return streamed(
+        "/v1/messages",
+        headers(request),
+        body,
+        model,
+        listener,
+        () -> new AnthropicStream(this, request, model, listener));
   }
 
   /** The JSON body this client would send for {@code request} (for tests and debugging). */

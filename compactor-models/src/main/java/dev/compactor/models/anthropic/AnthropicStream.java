@@ -271,7 +271,8 @@ final class AnthropicStream implements StreamSession {
     return delivered;
   }
 
-  ChatResponse response() {
+  @Override
+  public ChatResponse response() {
     return response;
   }
 }

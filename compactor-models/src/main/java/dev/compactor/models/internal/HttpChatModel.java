@@ -1,10 +1,14 @@
 package dev.compactor.models.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ChatRequest;
+import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ModelApi;
+import dev.compactor.core.model.StreamListener;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Base of the HTTP clients: provider, model, API, settings, and the checks every request passes.
@@ -42,6 +46,23 @@ public abstract class HttpChatModel implements ChatModel {
   /** The model a request goes to. */
   protected String modelFor(ChatRequest request) {
     return request.model() != null ? request.model() : setup.model();
+  }
+
+  /**
+   * Posts a streaming request to {@code path}, reads the stream with sessions from {@code sessions}
+   * (one per attempt), tells the listener the response is complete and returns it.
+   */
+  protected <S extends StreamSession> ChatResponse streamed(
+      String path,
+      Map<String, String> headers,
+      JsonNode body,
+      String model,
+      StreamListener listener,
+      Supplier<S> sessions) {
+    S s = setup.transport().postStream(setup.endpoint(path), headers, body, model, sessions);
+    ChatResponse r = s.response();
+    listener.onComplete(r);
+    return r;
   }
 
   /** The error mapper of this client's provider. */

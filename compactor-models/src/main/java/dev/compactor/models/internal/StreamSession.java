@@ -1,6 +1,7 @@
 package dev.compactor.models.internal;
 
 import dev.compactor.core.message.Message;
+import dev.compactor.core.model.ChatResponse;
 
 /**
  * The state of one streamed attempt: consumes events, knows what it delivered. A new session is
@@ -26,4 +27,7 @@ public interface StreamSession {
 
   /** Whether anything reached the caller's listener (then the attempt is not retried). */
   boolean delivered();
+
+  /** The whole response, once the stream completed. */
+  ChatResponse response();
 }

@@ -145,7 +145,8 @@ final class ChatCompletionsStream implements StreamSession {
     return delivered;
   }
 
-  ChatResponse response() {
+  @Override
+  public ChatResponse response() {
     Message m =
         Requests.finish(
             assembler.build(), client.provider(), model, reported, usage, List.of(), request);

@@ -83,18 +83,13 @@ public final class OpenAiChatCompletionsModel extends HttpChatModel {
     Objects.requireNonNull(listener, "listener");
     String model = modelFor(request);
     ObjectNode body = body(request, model, true);
-    ChatCompletionsStream s =
-        setup
-            .transport()
-            .postStream(
-                setup.endpoint("/chat/completions"),
-                headers(),
-                body,
-                model,
-                () -> new ChatCompletionsStream(this, request, model, listener));
-    ChatResponse r = s.response();
-    listener.onComplete(r);
-    return r;
+    return streamed(
+        "/chat/completions",
+        headers(),
+        body,
+        model,
+        listener,
+        () -> new ChatCompletionsStream(this, request, model, listener));
   }
 
   /** The JSON body this client would send for {@code request} (for tests and debugging). */

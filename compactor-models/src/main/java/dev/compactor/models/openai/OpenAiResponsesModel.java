@@ -91,18 +91,13 @@ public final class OpenAiResponsesModel extends HttpChatModel {
     Objects.requireNonNull(listener, "listener");
     String model = modelFor(request);
     ObjectNode body = body(request, model, true);
-    ResponsesStream s =
-        setup
-            .transport()
-            .postStream(
-                setup.endpoint("/responses"),
-                headers(),
-                body,
-                model,
-                () -> new ResponsesStream(this, request, model, listener));
-    ChatResponse r = s.response();
-    listener.onComplete(r);
-    return r;
+    return streamed(
+        "/responses",
+        headers(),
+        body,
+        model,
+        listener,
+        () -> new ResponsesStream(this, request, model, listener));
   }
 
   /**

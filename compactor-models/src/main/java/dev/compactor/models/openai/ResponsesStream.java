@@ -194,7 +194,8 @@ final class ResponsesStream implements StreamSession {
     return delivered;
   }
 
-  ChatResponse response() {
+  @Override
+  public ChatResponse response() {
     return response;
   }
 }
