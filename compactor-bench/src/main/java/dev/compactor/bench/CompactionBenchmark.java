@@ -38,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@code cold}: token counting from scratch: each call counts with a new cl100k counter whose
- *       name is new too, so neither its per-message cache nor the shared content-hash cache knows a
- *       single message (the first compaction after a conversation is loaded in a new process).
+ *       name is new too, so neither its caches nor the shared content-hash cache knows a single
+ *       message or line (the first compaction after a conversation is loaded in a new process).
  *   <li>{@code warm}: the counts of the conversation are cached, as they are in a running session
  *       (the per-turn check has counted every message already); what the compaction writes (stubs,
  *       cut outputs, extracts) is counted through the shared cache, where equal text from an
@@ -155,7 +155,7 @@ public class CompactionBenchmark {
         TokenCounters.custom(
             "cl100k-cold-" + COLD.incrementAndGet(),
             TokenizerFamily.CL100K_BASE,
-            TokenCounters.cl100k()::countText,
+            ColdTokenizers.of(TokenizerFamily.CL100K_BASE),
             MessageOverhead.OPENAI);
     return provider.compress(messages, config(fresh));
   }

@@ -117,7 +117,7 @@ public class ContextMeasureBenchmark {
             : TokenCounters.custom(
                 encoding + "-cold-" + calls++,
                 TokenizerFamily.parse(encoding),
-                counter::countText,
+                ColdTokenizers.of(TokenizerFamily.parse(encoding)),
                 MessageOverhead.OPENAI);
     return new ContextMeter(cold).measure(conversation, MODEL).tokens();
   }

@@ -8,9 +8,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 
 /*
  * Design: one TokenCounter implementation for every family; only the TextTokenizer differs.
@@ -21,6 +24,15 @@ import java.util.WeakHashMap;
  * counter name + SHA-256 of exactly what is counted, so an equal message re-read from disk or
  * re-created in another view with another id is not tokenized again. Estimates skip level 2:
  * counting code points is cheaper than hashing them.
+ *
+ * Short texts (a line of output, a marker) have a cache of their own, per counter and keyed by the
+ * text itself, so it is exact: truncating a large output counts its head and tail line by line, and
+ * the next trim of the same output meets the same lines. It is bounded by entries and by text
+ * length, and emptied when full (cheaper than keeping an LRU order for entries this small).
+ *
+ * Counting many uncounted messages at once (a conversation loaded into a new process) runs on the
+ * common fork-join pool when there is enough text: tokenizing is CPU-bound and the messages are
+ * independent.
  */
 final class CachingTokenCounter implements TokenCounter {
   private final String name;
@@ -30,6 +42,16 @@ final class CachingTokenCounter implements TokenCounter {
   private final TokenCountCache shared;
   private final int[] roleTokens = new int[Role.values().length];
   private final Map<Message, Integer> byMessage = new WeakHashMap<>();
+  private final Map<String, Integer> shortTexts;
+
+  /** Texts up to this many chars are cached by {@link #countText} (BPE counters only). */
+  static final int SHORT_TEXT_CHARS = 256;
+
+  /** Entries of the short-text cache before it is emptied: at most ~20 MB of Latin-1 text. */
+  static final int SHORT_TEXT_ENTRIES = 65_536;
+
+  /** Uncounted text (chars) from which {@link #countEach} tokenizes on several threads. */
+  static final long PARALLEL_CHARS = 1 << 20;
 
   CachingTokenCounter(
       String name,
@@ -42,6 +64,7 @@ final class CachingTokenCounter implements TokenCounter {
     this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
     this.overhead = Objects.requireNonNull(overhead, "overhead");
     this.shared = shared;
+    this.shortTexts = shared == null ? null : new ConcurrentHashMap<>();
     if (overhead.countRoleName()) {
       for (Role r : Role.values()) {
         roleTokens[r.ordinal()] = tokenizer.count(r.wireName());
@@ -66,7 +89,54 @@ final class CachingTokenCounter implements TokenCounter {
 
   @Override
   public int countText(String text) {
-    return text.isEmpty() ? 0 : tokenizer.count(text);
+    if (text.isEmpty()) {
+      return 0;
+    }
+    if (shortTexts == null || text.length() > SHORT_TEXT_CHARS) {
+      return tokenizer.count(text);
+    }
+    Integer cached = shortTexts.get(text);
+    if (cached != null) {
+      return cached;
+    }
+    int n = tokenizer.count(text);
+    if (shortTexts.size() >= SHORT_TEXT_ENTRIES) {
+      shortTexts.clear();
+    }
+    shortTexts.put(text, n);
+    return n;
+  }
+
+  @Override
+  public int[] countEach(List<Message> messages) {
+    int n = messages.size();
+    int[] out = new int[n];
+    long uncounted = 0;
+    synchronized (byMessage) {
+      for (int i = 0; i < n; i++) {
+        Message m = messages.get(i);
+        Integer cached = m.uiOnly() ? Integer.valueOf(0) : byMessage.get(m);
+        if (cached != null) {
+          out[i] = cached;
+        } else {
+          out[i] = -1;
+          uncounted += m.content().length();
+        }
+      }
+    }
+    if (uncounted >= PARALLEL_CHARS && n > 1) {
+      IntStream.range(0, n)
+          .parallel()
+          .filter(i -> out[i] < 0)
+          .forEach(i -> out[i] = countMessage(messages.get(i)));
+    } else {
+      for (int i = 0; i < n; i++) {
+        if (out[i] < 0) {
+          out[i] = countMessage(messages.get(i));
+        }
+      }
+    }
+    return out;
   }
 
   @Override
@@ -104,14 +174,19 @@ final class CachingTokenCounter implements TokenCounter {
     if (overhead.countRoleName()) {
       n += roleTokens[m.role().ordinal()];
     }
-    n += countText(m.content());
+    n += tokenize(m.content());
     for (ReasoningBlock r : m.reasoning()) {
-      n += countText(r.text());
+      n += tokenize(r.text());
     }
     for (ToolCall c : m.toolCalls()) {
-      n += overhead.perToolCall() + countText(c.name()) + countText(c.arguments());
+      n += overhead.perToolCall() + countText(c.name()) + tokenize(c.arguments());
     }
     return n;
+  }
+
+  /** Tokenizes without the short-text cache: message texts are cached by message. */
+  private int tokenize(String text) {
+    return text.isEmpty() ? 0 : tokenizer.count(text);
   }
 
   private TokenCountCache.Key key(Message m) {

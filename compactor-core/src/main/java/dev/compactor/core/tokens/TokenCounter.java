@@ -39,9 +39,11 @@ public interface TokenCounter {
   MessageOverhead overhead();
 
   /**
-   * The tokens of a plain text, with no overhead and no caching. For BPE families this equals
-   * jtokkit's {@code countTokensOrdinary} (special-token markers in the text are counted as
-   * ordinary text, never rejected).
+   * The tokens of a plain text, with no overhead. For BPE families this equals jtokkit's {@code
+   * countTokensOrdinary} (special-token markers in the text are counted as ordinary text, never
+   * rejected). The built-in BPE counters remember the counts of short texts (a line of tool output,
+   * a marker), so measuring the same lines again — as every trim of a large output does — does not
+   * tokenize them again; long texts are tokenized on every call.
    *
    * @param text never null
    */
@@ -62,15 +64,32 @@ public interface TokenCounter {
    * @param messages never null
    */
   default long countMessages(List<Message> messages) {
+    int[] each = countEach(messages);
     long total = 0;
     boolean any = false;
-    for (Message m : messages) {
-      if (!m.uiOnly()) {
-        total += countMessage(m);
+    for (int i = 0; i < each.length; i++) {
+      if (!messages.get(i).uiOnly()) {
+        total += each[i];
         any = true;
       }
     }
     return any ? total + overhead().replyPriming() : 0;
+  }
+
+  /**
+   * {@link #countMessage} of every message, in order. The built-in counters tokenize the messages
+   * they have not counted yet on several threads (the common fork-join pool) when there is enough
+   * text to pay for it, as when a long conversation is loaded into a new process.
+   *
+   * @param messages never null
+   * @return one count per message; 0 for a {@code uiOnly} one
+   */
+  default int[] countEach(List<Message> messages) {
+    int[] out = new int[messages.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = countMessage(messages.get(i));
+    }
+    return out;
   }
 
   /**

@@ -232,6 +232,73 @@ class TokenCountersTest {
     assertThat(cache.get(new TokenCountCache.Key("c", 4, 4))).isEqualTo(4);
   }
 
+  @Test
+  void countText_shortTextsAreTokenizedOnceLongOnesEveryTime() {
+    List<String> encoded = new ArrayList<>();
+    TokenCounter counter = countingCounter(encoded);
+    String line = "[INFO] Running com.acme.InvoiceServiceTest ... ok\n";
+    String long1 = line.repeat(10); // > CachingTokenCounter.SHORT_TEXT_CHARS
+    assertThat(long1.length()).isGreaterThan(CachingTokenCounter.SHORT_TEXT_CHARS);
+    for (int i = 0; i < 3; i++) {
+      assertThat(counter.countText(line)).isEqualTo(O200K.countTokensOrdinary(line));
+      assertThat(counter.countText(long1)).isEqualTo(O200K.countTokensOrdinary(long1));
+    }
+    assertThat(encoded.stream().filter(line::equals)).hasSize(1);
+    assertThat(encoded.stream().filter(long1::equals)).hasSize(3);
+  }
+
+  @Test
+  void countText_shortTextCacheStaysBoundedAndCorrect() {
+    List<String> encoded = new ArrayList<>();
+    TokenCounter counter = countingCounter(encoded);
+    int n = CachingTokenCounter.SHORT_TEXT_ENTRIES + 10;
+    for (int i = 0; i < n; i++) {
+      String t = "line " + i;
+      assertThat(counter.countText(t)).isEqualTo(O200K.countTokensOrdinary(t));
+    }
+    // emptied when full: the first lines are tokenized again, and counted right
+    encoded.clear();
+    assertThat(counter.countText("line 0")).isEqualTo(O200K.countTokensOrdinary("line 0"));
+    assertThat(encoded).containsExactly("line 0");
+  }
+
+  @Test
+  void countEach_onManyUncountedMessagesMatchesCountingOneByOne() {
+    Random rnd = new Random(77);
+    List<Message> log = new ArrayList<>();
+    long chars = 0;
+    for (int i = 0; chars < 2 * CachingTokenCounter.PARALLEL_CHARS; i++) {
+      StringBuilder sb = new StringBuilder();
+      int lines = 20 + rnd.nextInt(200);
+      for (int l = 0; l < lines; l++) {
+        sb.append("out ")
+            .append(i)
+            .append(' ')
+            .append(Long.toHexString(rnd.nextLong()))
+            .append('\n');
+      }
+      Message m =
+          i % 3 == 0
+              ? Message.toolResult("call_" + i, sb.toString())
+              : Message.builder(i % 3 == 1 ? Role.USER : Role.ASSISTANT)
+                  .content(sb.toString())
+                  .build();
+      log.add(m);
+      chars += m.content().length();
+    }
+    log.add(Message.builder(Role.USER).content("status").uiOnly(true).build());
+    List<String> encoded = new ArrayList<>();
+    TokenCounter counter = countingCounter(encoded);
+    encoded.clear(); // the role names, tokenized when the counter is made
+    int[] each = counter.countEach(log); // parallel: more than enough text
+    TokenCounter oneByOne = countingCounter(new ArrayList<>());
+    for (int i = 0; i < log.size(); i++) {
+      assertThat(each[i]).as("message %d", i).isEqualTo(oneByOne.countMessage(log.get(i)));
+    }
+    assertThat(each[log.size() - 1]).isZero();
+    assertThat(encoded).hasSize(log.size() - 1); // each counted message tokenized exactly once
+  }
+
   /** An o200k counter with a unique name that records every text it encodes. */
   static TokenCounter countingCounter(List<String> encoded) {
     return TokenCounters.custom(

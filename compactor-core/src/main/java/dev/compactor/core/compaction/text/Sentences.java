@@ -255,7 +255,7 @@ public final class Sentences {
     if (ACTION_RESULT.in(lower)) {
       score += 1.0;
     }
-    if (!TextFeatures.filePaths(sentence).isEmpty()) {
+    if (TextFeatures.containsFilePath(sentence)) {
       score += 1.0;
     }
     if (TextFeatures.containsUrl(sentence)) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Finds file paths, error words and identifiers in text with hand-written single-pass scanners (no
@@ -212,6 +213,26 @@ public final class TextFeatures {
    *     later mention of {@code InvoiceService.java} matches {@code src/…/InvoiceService.java})
    */
   public static void forEachFilePath(String text, boolean withBaseNames, Consumer<String> sink) {
+    scanFilePaths(
+        text,
+        withBaseNames,
+        p -> {
+          sink.accept(p);
+          return true;
+        });
+  }
+
+  /** True when {@code text} names a file path (as {@link #filePaths} finds them). */
+  public static boolean containsFilePath(String text) {
+    return scanFilePaths(text, false, p -> false);
+  }
+
+  /**
+   * Hands every file path to {@code sink} until it returns false.
+   *
+   * @return true when the sink stopped the scan
+   */
+  private static boolean scanFilePaths(String text, boolean withBaseNames, Predicate<String> sink) {
     int n = text.length();
     int i = 0;
     while (i < n) {
@@ -243,17 +264,21 @@ public final class TextFeatures {
       }
       String path = pathOf(text, start, i, slash);
       if (path != null) {
-        sink.accept(path);
+        if (!sink.test(path)) {
+          return true;
+        }
         if (withBaseNames) {
           int sep = path.lastIndexOf('/');
           if (sep >= 0
               && sep < path.length() - 1
-              && hasKnownExtension(path, sep + 1, path.length())) {
-            sink.accept(path.substring(sep + 1));
+              && hasKnownExtension(path, sep + 1, path.length())
+              && !sink.test(path.substring(sep + 1))) {
+            return true;
           }
         }
       }
     }
+    return false;
   }
 
   /** True when the text contains a URL ({@code http://}, {@code https://} or {@code www.}). */

@@ -55,7 +55,7 @@ final class TrimAnalysis {
     this.messages = messages;
     TokenCounter counter = config.counter();
     int n = messages.size();
-    tokens = new int[n];
+    tokens = counter.countEach(messages);
     calls = new HashMap<>();
     int lastUser = -1;
     int lastCaller = -1;
@@ -64,7 +64,6 @@ final class TrimAnalysis {
     boolean any = false;
     for (int i = 0; i < n; i++) {
       Message m = messages.get(i);
-      tokens[i] = counter.countMessage(m);
       if (!m.uiOnly()) {
         sum += tokens[i];
         any = true;

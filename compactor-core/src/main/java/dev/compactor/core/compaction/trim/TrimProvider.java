@@ -143,48 +143,80 @@ public final class TrimProvider implements ContextProvider {
       stubbed++;
       stubbedTokens += a.tokens[i] - t;
     }
+    // Phases 2 and 3 work out their rewrites (the costly part: tokenizing head and tail lines,
+    // scoring sentences) for a batch of candidates at a time — on several threads when the batch
+    // is large — and apply them in order until the target is reached. A batch holds the
+    // candidates the estimate says are needed, so little is worked out in vain.
+    List<Integer> large = new ArrayList<>();
     for (int i : a.large) {
-      if (reached(total, target)) {
-        break;
+      if (!replaced[i]) {
+        large.add(i);
       }
-      if (replaced[i]) {
-        continue;
-      }
-      Message m = source.get(i);
-      Message cut = truncate(m, a.tokens[i], config);
-      if (cut == null) {
-        continue;
-      }
-      int t = counter.countMessage(cut);
-      if (t >= a.tokens[i]) {
-        continue;
-      }
-      out[i] = cut;
-      replaced[i] = true;
-      provenance.put(cut.id(), List.of(m.id()));
-      total += t - a.tokens[i];
-      truncated++;
-      truncatedTokens += a.tokens[i] - t;
     }
-    for (int i : a.prose) {
-      if (reached(total, target)) {
-        break;
+    long keptPerCut =
+        (long) (config.maxToolResultTokens() * (Truncation.HEAD_SHARE + Truncation.TAIL_SHARE))
+            + MARKER_TOKENS;
+    for (int from = 0; from < large.size() && !reached(total, target); ) {
+      List<Integer> batch =
+          batch(large, from, total, target, i -> a.tokens[i] - keptPerCut, source);
+      from += batch.size();
+      List<Truncation.Cut> cuts =
+          prepare(
+              batch,
+              i -> Truncation.cut(source.get(i).content(), config.maxToolResultTokens(), counter),
+              source);
+      for (int b = 0; b < batch.size() && !reached(total, target); b++) {
+        int i = batch.get(b);
+        if (cuts.get(b) == null) {
+          continue;
+        }
+        Message m = source.get(i);
+        Message cut = truncate(m, cuts.get(b), a.tokens[i], config);
+        int t = counter.countMessage(cut);
+        if (t >= a.tokens[i]) {
+          continue;
+        }
+        out[i] = cut;
+        replaced[i] = true;
+        provenance.put(cut.id(), List.of(m.id()));
+        total += t - a.tokens[i];
+        truncated++;
+        truncatedTokens += a.tokens[i] - t;
       }
-      Message m = source.get(i);
-      Message ex = extract(m, config);
-      if (ex == null) {
-        continue;
+    }
+    for (int from = 0; from < a.prose.size() && !reached(total, target); ) {
+      List<Integer> batch =
+          batch(
+              a.prose,
+              from,
+              total,
+              target,
+              i -> (long) (a.tokens[i] * (1 - EXTRACTIVE_RATIO)),
+              source);
+      from += batch.size();
+      List<ExtractiveCompression.Compressed> extracts =
+          prepare(
+              batch,
+              i -> ExtractiveCompression.compress(source.get(i).content(), EXTRACTIVE_RATIO),
+              source);
+      for (int b = 0; b < batch.size() && !reached(total, target); b++) {
+        int i = batch.get(b);
+        if (extracts.get(b) == null) {
+          continue;
+        }
+        Message m = source.get(i);
+        Message ex = extract(m, extracts.get(b), config);
+        int t = counter.countMessage(ex);
+        if (t >= a.tokens[i]) {
+          continue;
+        }
+        out[i] = ex;
+        replaced[i] = true;
+        provenance.put(ex.id(), List.of(m.id()));
+        total += t - a.tokens[i];
+        compressed++;
+        compressedTokens += a.tokens[i] - t;
       }
-      int t = counter.countMessage(ex);
-      if (t >= a.tokens[i]) {
-        continue;
-      }
-      out[i] = ex;
-      replaced[i] = true;
-      provenance.put(ex.id(), List.of(m.id()));
-      total += t - a.tokens[i];
-      compressed++;
-      compressedTokens += a.tokens[i] - t;
     }
 
     if (stubbed > 0) {
@@ -260,6 +292,59 @@ public final class TrimProvider implements ContextProvider {
     return target != null && total <= target;
   }
 
+  /** Characters of content from which a batch is prepared on several threads. */
+  static final long PARALLEL_CHARS = 256 * 1024;
+
+  /**
+   * The candidates from {@code from} on that the estimated savings say are needed to reach the
+   * target, plus a quarter for estimates that fall short; all of them without a target.
+   */
+  private static List<Integer> batch(
+      List<Integer> candidates,
+      int from,
+      long total,
+      Integer target,
+      java.util.function.IntToLongFunction saving,
+      List<Message> source) {
+    int to = from;
+    if (target == null) {
+      to = candidates.size();
+    } else {
+      long need = (total - target) + (total - target) / 4;
+      long sum = 0;
+      while (to < candidates.size() && sum < need) {
+        sum += Math.max(1, saving.applyAsLong(candidates.get(to)));
+        to++;
+      }
+      to = Math.max(to, from + 1);
+    }
+    return candidates.subList(from, Math.min(to, candidates.size()));
+  }
+
+  /**
+   * {@code work} of each candidate, in order; on the common fork-join pool when the batch has
+   * enough text to pay for it. {@code work} must be pure: it may run for a candidate whose result
+   * is not used.
+   */
+  private static <T> List<T> prepare(
+      List<Integer> batch, java.util.function.IntFunction<T> work, List<Message> source) {
+    long chars = 0;
+    for (int i : batch) {
+      chars += source.get(i).content().length();
+    }
+    if (batch.size() > 1 && chars >= PARALLEL_CHARS) {
+      return java.util.stream.IntStream.range(0, batch.size())
+          .parallel()
+          .mapToObj(b -> work.apply(batch.get(b)))
+          .collect(java.util.stream.Collectors.toList());
+    }
+    List<T> out = new ArrayList<>(batch.size());
+    for (int i : batch) {
+      out.add(work.apply(i));
+    }
+    return out;
+  }
+
   private static Message stub(
       Message m, int messageTokens, ToolCall call, CompressionConfig config) {
     int tokens = TrimAnalysis.contentTokens(m, messageTokens, config.counter());
@@ -275,12 +360,8 @@ public final class TrimProvider implements ContextProvider {
     return rewrite(m, content, "stub", STUB);
   }
 
-  private static Message truncate(Message m, int messageTokens, CompressionConfig config) {
-    Truncation.Cut cut =
-        Truncation.cut(m.content(), config.maxToolResultTokens(), config.counter());
-    if (cut == null) {
-      return null;
-    }
+  private static Message truncate(
+      Message m, Truncation.Cut cut, int messageTokens, CompressionConfig config) {
     int contentTokens = TrimAnalysis.contentTokens(m, messageTokens, config.counter());
     int removedTokens = Math.max(1, contentTokens - cut.headTokens() - cut.tailTokens());
     String ref = config.archive().save(m, cut.removed());
@@ -306,12 +387,8 @@ public final class TrimProvider implements ContextProvider {
     return rewrite(m, sb.toString(), "cut", TRUNCATED);
   }
 
-  private static Message extract(Message m, CompressionConfig config) {
-    ExtractiveCompression.Compressed c =
-        ExtractiveCompression.compress(m.content(), EXTRACTIVE_RATIO);
-    if (c == null) {
-      return null;
-    }
+  private static Message extract(
+      Message m, ExtractiveCompression.Compressed c, CompressionConfig config) {
     String ref = config.archive().save(m, m.content());
     String content =
         c.text()

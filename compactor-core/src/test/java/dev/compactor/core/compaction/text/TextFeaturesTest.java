@@ -77,4 +77,20 @@ class TextFeaturesTest {
     assertThat(TextFeatures.identifiers("read \"docs/rounding.md\" first"))
         .containsEntry("docs/rounding.md", IdentifierKind.PATH);
   }
+
+  @Test
+  void containsFilePath_agreesWithFilePaths() {
+    for (String t :
+        List.of(
+            "Look at README.md. Then .env, then docs/a.txt.",
+            "version 1.2.3 of com.acme.billing, see https://example.com/a/b",
+            "</think> and a/b but nothing with an extension",
+            "src/main.py",
+            "",
+            "no paths here at all.")) {
+      assertThat(TextFeatures.containsFilePath(t))
+          .as(t)
+          .isEqualTo(!TextFeatures.filePaths(t).isEmpty());
+    }
+  }
 }

@@ -8,9 +8,11 @@ import dev.compactor.core.compaction.fixtures.Conv;
 import dev.compactor.core.compaction.fixtures.RecordingArchive;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
+import dev.compactor.core.message.Role;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.core.view.ViewValidator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -362,6 +364,53 @@ class TrimProviderTest {
     assertThat(o.result().messages().get(3)).isNotEqualTo(m.get(3)); // the oldest first
     assertThat(o.result().messages().subList(4, m.size())).isEqualTo(m.subList(4, m.size()));
     assertThat(o.targetReached()).isTrue();
+  }
+
+  @Test
+  void manyLargeOutputs_areTruncatedLargestFirst_andOnlyUntilTheTargetIsReached() {
+    // enough text that the candidates are prepared in batches on several threads
+    Conv c = new Conv().system("sys").user("run everything");
+    int outputs = 30;
+    for (int k = 0; k < outputs; k++) {
+      c.tool(
+          "shell",
+          "{\"command\":\"make t" + k + "\"}",
+          "[ERROR] t"
+              + k
+              + " failed\n"
+              + Conv.lines("t" + k + "-", 400 + 37 * ((k * 7) % outputs)));
+    }
+    List<Message> m = c.assistant("done").user("next").build();
+    assertThat(m.stream().mapToLong(x -> x.content().length()).sum())
+        .isGreaterThan(2 * TrimProvider.PARALLEL_CHARS);
+    long total = tokens(m);
+    CompressionConfig cfg = config((int) (total * 0.6)).trimTargetRatio(1.0).build();
+    TrimOutcome o = trim.trim(m, cfg);
+
+    assertThat(o.stubbed()).isZero(); // errors are relevant
+    assertThat(o.truncated()).isBetween(1, outputs - 1);
+    assertThat(o.targetReached()).isTrue();
+    List<Message> out = o.result().messages();
+    assertThat(tokens(out)).isLessThanOrEqualTo(total * 6 / 10);
+    // the truncated ones are the largest
+    List<Integer> bySize =
+        IntStream.range(0, m.size())
+            .filter(i -> m.get(i).role() == Role.TOOL)
+            .boxed()
+            .sorted(
+                (x, y) ->
+                    Long.compare(COUNTER.countMessage(m.get(y)), COUNTER.countMessage(m.get(x))))
+            .toList();
+    List<Integer> cut = bySize.subList(0, o.truncated());
+    for (int i : bySize) {
+      assertThat(out.get(i) != m.get(i)).as("message %d", i).isEqualTo(cut.contains(i));
+    }
+    // and it stopped as soon as it could: without the last one the target was not reached
+    int last = cut.get(cut.size() - 1);
+    List<Message> withoutLast = new ArrayList<>(out);
+    withoutLast.set(last, m.get(last));
+    assertThat(tokens(withoutLast)).isGreaterThan(total * 6 / 10);
+    assertThat(new ViewValidator().validate(out)).isEmpty();
   }
 
   @Test
