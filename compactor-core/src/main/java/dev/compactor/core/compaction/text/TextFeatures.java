@@ -224,7 +224,20 @@ public final class TextFeatures {
 
   /** True when {@code text} names a file path (as {@link #filePaths} finds them). */
   public static boolean containsFilePath(String text) {
+    if (text.indexOf('/') < 0 && !hasDotBeforePathChar(text)) {
+      return false; // without a slash a path needs ".ext": most prose sentences stop here
+    }
     return scanFilePaths(text, false, p -> false);
+  }
+
+  private static boolean hasDotBeforePathChar(String text) {
+    int n = text.length();
+    for (int i = text.indexOf('.'); i >= 0 && i + 1 < n; i = text.indexOf('.', i + 1)) {
+      if (isPathChar(text.charAt(i + 1))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

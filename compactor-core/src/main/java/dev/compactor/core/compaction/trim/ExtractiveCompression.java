@@ -2,7 +2,6 @@ package dev.compactor.core.compaction.trim;
 
 import dev.compactor.core.compaction.text.Sentences;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -75,16 +74,17 @@ final class ExtractiveCompression {
     if (keep >= n) {
       return null;
     }
-    double[] score = new double[n];
+    // Rank by score, best first, ties by position: one primitive sort of (score, index) keys.
+    // Scores are sums of tenths, so thousandths keep every difference.
+    long[] keys = new long[n];
     for (Unit u : units) {
-      score[u.index()] = Sentences.score(u.text(), u.index(), n);
+      long s = Math.round(-Sentences.score(u.text(), u.index(), n) * 1000);
+      keys[u.index()] = (s << 32) | u.index();
     }
-    List<Unit> ranked = new ArrayList<>(units);
-    ranked.sort(
-        Comparator.comparingDouble((Unit u) -> -score[u.index()]).thenComparingInt(Unit::index));
+    java.util.Arrays.sort(keys);
     boolean[] kept = new boolean[n];
     for (int k = 0; k < keep; k++) {
-      kept[ranked.get(k).index()] = true;
+      kept[(int) keys[k]] = true;
     }
     // Rebuild line by line.
     List<StringBuilder> rebuilt = new ArrayList<>(lines.length);

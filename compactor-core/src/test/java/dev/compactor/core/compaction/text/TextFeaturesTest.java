@@ -86,6 +86,9 @@ class TextFeaturesTest {
             "version 1.2.3 of com.acme.billing, see https://example.com/a/b",
             "</think> and a/b but nothing with an extension",
             "src/main.py",
+            "see .env and the Makefile.",
+            "v1.2 is out. Then 3.14 and e.g. this",
+            "Edit config.yaml.",
             "",
             "no paths here at all.")) {
       assertThat(TextFeatures.containsFilePath(t))
