@@ -48,7 +48,10 @@ import java.util.Map;
  * truncated} or {@code extractive}.
  *
  * <p>Cost: two linear passes over the text plus tokenizing only what is written; token counts of
- * the input come from the counter's cache. Stateless and thread-safe.
+ * the input come from the counter's cache, and so do the head and tail lines of an output truncated
+ * before. Phases 2 and 3 work out their rewrites a batch at a time (the candidates the estimated
+ * savings say are needed), on the common fork-join pool when a batch holds more than 256 K
+ * characters. Stateless and thread-safe.
  */
 public final class TrimProvider implements ContextProvider {
   /** The registered name. */
