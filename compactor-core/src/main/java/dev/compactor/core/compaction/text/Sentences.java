@@ -2,7 +2,6 @@ package dev.compactor.core.compaction.text;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Sentence splitting and the extractive sentence score of the {@code trim} strategy (gptme's
@@ -34,139 +33,159 @@ public final class Sentences {
     "warning"
   };
 
-  private static final Phrases DECISION =
-      new Phrases(
-          List.of(
-              "decided",
-              "decide to",
-              "decision",
-              "chose",
-              "chosen",
-              "choose to",
-              "will use",
-              "going with",
-              "go with",
-              "opted",
-              "settled on",
-              "instead of",
-              "rather than",
-              "we should use",
-              "i prefer",
-              "the plan is"));
-  private static final Phrases CONCLUSION =
-      new Phrases(
-          List.of(
-              "therefore",
-              "thus",
-              "hence",
-              "in conclusion",
-              "in summary",
-              "to summarize",
-              "overall",
-              "this means",
-              "consequently",
-              "which means",
-              "the cause",
-              "caused by",
-              "root cause",
-              "explains"));
-  private static final Phrases COMMITMENT =
-      new Phrases(
-          List.of(
-              "i will",
-              "i'll",
-              "we will",
-              "we'll",
-              "next i",
-              "next, i",
-              "next step",
-              "i am going to",
-              "i'm going to",
-              "let me",
-              "i need to",
-              "we need to",
-              "must",
-              "todo",
-              "to do"));
-  private static final Phrases ACTION_RESULT =
-      new Phrases(
-          List.of(
-              "fixed",
-              "implemented",
-              "updated",
-              "created",
-              "added",
-              "removed",
-              "changed",
-              "refactored",
-              "passes",
-              "passed",
-              "succeeded",
-              "resolved",
-              "completed",
-              "works now",
-              "now works",
-              "green",
-              "as a result"));
-  private static final Phrases ERROR_WORD =
-      new Phrases(
-          List.of(
-              "error",
-              "errors",
-              "exception",
-              "exceptions",
-              "traceback",
-              "failed",
-              "failure",
-              "failures",
-              "failing",
-              "crash",
-              "crashed",
-              "crashes"));
-  private static final Phrases OPEN_ITEM =
-      new Phrases(
-          List.of(
-              "todo",
-              "fixme",
-              "next i",
-              "next, i",
-              "next step",
-              "next steps",
-              "still fail",
-              "still fails",
-              "still failing",
-              "not yet",
-              "remaining",
-              "left to do",
-              "pending",
-              "need to be",
-              "needs to be",
-              "i will",
-              "we will",
-              "i'll",
-              "we'll",
-              "follow-up",
-              "open question",
-              "blocked"));
-  private static final Phrases CONSTRAINT =
-      new Phrases(
-          List.of(
-              "must",
-              "must not",
-              "should",
-              "should not",
-              "shouldn't",
-              "do not",
-              "don't",
-              "never",
-              "always",
-              "only",
-              "instead of",
-              "rather than",
-              "not on",
-              "make sure",
-              "keep",
-              "avoid"));
+  private static final List<String> DECISION_WORDS =
+      List.of(
+          "decided",
+          "decide to",
+          "decision",
+          "chose",
+          "chosen",
+          "choose to",
+          "will use",
+          "going with",
+          "go with",
+          "opted",
+          "settled on",
+          "instead of",
+          "rather than",
+          "we should use",
+          "i prefer",
+          "the plan is");
+  private static final List<String> CONCLUSION_WORDS =
+      List.of(
+          "therefore",
+          "thus",
+          "hence",
+          "in conclusion",
+          "in summary",
+          "to summarize",
+          "overall",
+          "this means",
+          "consequently",
+          "which means",
+          "the cause",
+          "caused by",
+          "root cause",
+          "explains");
+  private static final List<String> COMMITMENT_WORDS =
+      List.of(
+          "i will",
+          "i'll",
+          "we will",
+          "we'll",
+          "next i",
+          "next, i",
+          "next step",
+          "i am going to",
+          "i'm going to",
+          "let me",
+          "i need to",
+          "we need to",
+          "must",
+          "todo",
+          "to do");
+  private static final List<String> ACTION_RESULT_WORDS =
+      List.of(
+          "fixed",
+          "implemented",
+          "updated",
+          "created",
+          "added",
+          "removed",
+          "changed",
+          "refactored",
+          "passes",
+          "passed",
+          "succeeded",
+          "resolved",
+          "completed",
+          "works now",
+          "now works",
+          "green",
+          "as a result");
+  private static final List<String> ERROR_WORD_WORDS =
+      List.of(
+          "error",
+          "errors",
+          "exception",
+          "exceptions",
+          "traceback",
+          "failed",
+          "failure",
+          "failures",
+          "failing",
+          "crash",
+          "crashed",
+          "crashes");
+  private static final List<String> OPEN_ITEM_WORDS =
+      List.of(
+          "todo",
+          "fixme",
+          "next i",
+          "next, i",
+          "next step",
+          "next steps",
+          "still fail",
+          "still fails",
+          "still failing",
+          "not yet",
+          "remaining",
+          "left to do",
+          "pending",
+          "need to be",
+          "needs to be",
+          "i will",
+          "we will",
+          "i'll",
+          "we'll",
+          "follow-up",
+          "open question",
+          "blocked");
+  private static final List<String> CONSTRAINT_WORDS =
+      List.of(
+          "must",
+          "must not",
+          "should",
+          "should not",
+          "shouldn't",
+          "do not",
+          "don't",
+          "never",
+          "always",
+          "only",
+          "instead of",
+          "rather than",
+          "not on",
+          "make sure",
+          "keep",
+          "avoid");
+
+  private static final Phrases DECISION = new Phrases(DECISION_WORDS);
+  private static final Phrases OPEN_ITEM = new Phrases(OPEN_ITEM_WORDS);
+  private static final Phrases CONSTRAINT = new Phrases(CONSTRAINT_WORDS);
+  private static final Phrases ACTION_RESULT = new Phrases(ACTION_RESULT_WORDS);
+
+  private static final long DECISION_FLAG = 1L << 32;
+  private static final long CONCLUSION_FLAG = 1L << 33;
+  private static final long COMMITMENT_FLAG = 1L << 34;
+  private static final long ACTION_RESULT_FLAG = 1L << 35;
+  private static final long ERROR_WORD_FLAG = 1L << 36;
+
+  /** Everything {@link #score} looks for, found in one pass: key term i has bit i. */
+  private static final Phrases SCORED = scored();
+
+  private static Phrases scored() {
+    Phrases.Builder b = new Phrases.Builder();
+    for (int i = 0; i < KEY_TERMS.length; i++) {
+      b.substring(1L << i, KEY_TERMS[i]);
+    }
+    return b.words(DECISION_FLAG, DECISION_WORDS)
+        .words(CONCLUSION_FLAG, CONCLUSION_WORDS)
+        .words(COMMITMENT_FLAG, COMMITMENT_WORDS)
+        .words(ACTION_RESULT_FLAG, ACTION_RESULT_WORDS)
+        .words(ERROR_WORD_FLAG, ERROR_WORD_WORDS)
+        .build();
+  }
 
   /**
    * Splits prose into sentences at whitespace after {@code .}, {@code !} or {@code ?}; blank pieces
@@ -229,12 +248,8 @@ public final class Sentences {
     } else if (index <= 2) {
       score += 1.0;
     }
-    String lower = sentence.toLowerCase(Locale.ROOT);
-    for (String term : KEY_TERMS) {
-      if (lower.contains(term)) {
-        score += 0.5;
-      }
-    }
+    long found = SCORED.scan(sentence);
+    score += 0.5 * Long.bitCount(found & ((1L << KEY_TERMS.length) - 1));
     int len = sentence.length();
     if (len < 10) {
       score -= 1.0;
@@ -243,16 +258,16 @@ public final class Sentences {
     } else if (len > 200) {
       score -= 0.2;
     }
-    if (DECISION.in(lower)) {
+    if ((found & DECISION_FLAG) != 0) {
       score += 2.0;
     }
-    if (CONCLUSION.in(lower)) {
+    if ((found & CONCLUSION_FLAG) != 0) {
       score += 1.5;
     }
-    if (COMMITMENT.in(lower)) {
+    if ((found & COMMITMENT_FLAG) != 0) {
       score += 1.5;
     }
-    if (ACTION_RESULT.in(lower)) {
+    if ((found & ACTION_RESULT_FLAG) != 0) {
       score += 1.0;
     }
     if (TextFeatures.containsFilePath(sentence)) {
@@ -261,7 +276,7 @@ public final class Sentences {
     if (TextFeatures.containsUrl(sentence)) {
       score += 0.5;
     }
-    if (ERROR_WORD.in(lower)) {
+    if ((found & ERROR_WORD_FLAG) != 0) {
       score += 1.5;
     }
     return score;
@@ -269,21 +284,21 @@ public final class Sentences {
 
   /** A decision: "decided", "will use", "instead of", "chose", "going with", … */
   public static boolean isDecision(String sentence) {
-    return DECISION.in(sentence.toLowerCase(Locale.ROOT));
+    return DECISION.in(sentence);
   }
 
   /** Something still to do: TODO, "next step", "still fails", "not yet", "I will", … */
   public static boolean isOpenItem(String sentence) {
-    return OPEN_ITEM.in(sentence.toLowerCase(Locale.ROOT));
+    return OPEN_ITEM.in(sentence);
   }
 
   /** A constraint as users state them: "must", "should", "never", "instead of", "only", … */
   public static boolean isConstraint(String sentence) {
-    return CONSTRAINT.in(sentence.toLowerCase(Locale.ROOT));
+    return CONSTRAINT.in(sentence);
   }
 
   /** An outcome: "fixed", "passed", "implemented", "as a result", … */
   public static boolean isActionResult(String sentence) {
-    return ACTION_RESULT.in(sentence.toLowerCase(Locale.ROOT));
+    return ACTION_RESULT.in(sentence);
   }
 }
