@@ -14,6 +14,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.function.IntToLongFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The {@code trim} strategy (the default): rule-based, deterministic, no model call. It replaces
@@ -118,109 +122,42 @@ public final class TrimProvider implements ContextProvider {
           0,
           0);
     }
-    Message[] out = source.toArray(new Message[0]);
-    boolean[] replaced = new boolean[out.length];
-    Map<MessageId, List<MessageId>> provenance = new LinkedHashMap<>();
-    long total = a.total;
-    int stubbed = 0;
-    int truncated = 0;
-    int compressed = 0;
-    long stubbedTokens = 0;
-    long truncatedTokens = 0;
-    long compressedTokens = 0;
-
-    for (int i : a.stale) {
-      if (reached(total, target)) {
-        break;
-      }
-      Message m = source.get(i);
-      Message stub = stub(m, a.tokens[i], a.calls.get(m.toolCallId()), config);
-      int t = counter.countMessage(stub);
-      if (t >= a.tokens[i]) {
-        continue;
-      }
-      out[i] = stub;
-      replaced[i] = true;
-      provenance.put(stub.id(), List.of(m.id()));
-      total += t - a.tokens[i];
-      stubbed++;
-      stubbedTokens += a.tokens[i] - t;
-    }
-    // Phases 2 and 3 work out their rewrites (the costly part: tokenizing head and tail lines,
-    // scoring sentences) for a batch of candidates at a time — on several threads when the batch
-    // is large — and apply them in order until the target is reached. A batch holds the
-    // candidates the estimate says are needed, so little is worked out in vain.
-    List<Integer> large = new ArrayList<>();
-    for (int i : a.large) {
-      if (!replaced[i]) {
-        large.add(i);
-      }
-    }
+    Run run = new Run(source, a.tokens, counter, target, a.total);
+    // Phase 0 builds stubs one by one (each saves to the archive). Phases 2 and 3 work out their
+    // rewrites (the costly part: tokenizing head and tail lines, scoring sentences) for a batch of
+    // candidates at a time — on several threads when the batch is large — and apply them in
+    // order until the target is reached. A batch holds the candidates the estimate says are
+    // needed, so little is worked out in vain.
+    long[] stubs =
+        run.phase(
+            a.stale,
+            i -> a.tokens[i] - STUB_TOKENS,
+            i -> i,
+            (i, m, x) -> stub(m, a.tokens[i], a.calls.get(m.toolCallId()), config));
     long keptPerCut =
         (long) (config.maxToolResultTokens() * (Truncation.HEAD_SHARE + Truncation.TAIL_SHARE))
             + MARKER_TOKENS;
-    for (int from = 0; from < large.size() && !reached(total, target); ) {
-      List<Integer> batch =
-          batch(large, from, total, target, i -> a.tokens[i] - keptPerCut, source);
-      from += batch.size();
-      List<Truncation.Cut> cuts =
-          prepare(
-              batch,
-              i -> Truncation.cut(source.get(i).content(), config.maxToolResultTokens(), counter),
-              source);
-      for (int b = 0; b < batch.size() && !reached(total, target); b++) {
-        int i = batch.get(b);
-        if (cuts.get(b) == null) {
-          continue;
-        }
-        Message m = source.get(i);
-        Message cut = truncate(m, cuts.get(b), a.tokens[i], config);
-        int t = counter.countMessage(cut);
-        if (t >= a.tokens[i]) {
-          continue;
-        }
-        out[i] = cut;
-        replaced[i] = true;
-        provenance.put(cut.id(), List.of(m.id()));
-        total += t - a.tokens[i];
-        truncated++;
-        truncatedTokens += a.tokens[i] - t;
-      }
-    }
-    for (int from = 0; from < a.prose.size() && !reached(total, target); ) {
-      List<Integer> batch =
-          batch(
-              a.prose,
-              from,
-              total,
-              target,
-              i -> (long) (a.tokens[i] * (1 - EXTRACTIVE_RATIO)),
-              source);
-      from += batch.size();
-      List<ExtractiveCompression.Compressed> extracts =
-          prepare(
-              batch,
-              i -> ExtractiveCompression.compress(source.get(i).content(), EXTRACTIVE_RATIO),
-              source);
-      for (int b = 0; b < batch.size() && !reached(total, target); b++) {
-        int i = batch.get(b);
-        if (extracts.get(b) == null) {
-          continue;
-        }
-        Message m = source.get(i);
-        Message ex = extract(m, extracts.get(b), config);
-        int t = counter.countMessage(ex);
-        if (t >= a.tokens[i]) {
-          continue;
-        }
-        out[i] = ex;
-        replaced[i] = true;
-        provenance.put(ex.id(), List.of(m.id()));
-        total += t - a.tokens[i];
-        compressed++;
-        compressedTokens += a.tokens[i] - t;
-      }
-    }
+    long[] cuts =
+        run.phase(
+            a.large,
+            i -> a.tokens[i] - keptPerCut,
+            i -> Truncation.cut(source.get(i).content(), config.maxToolResultTokens(), counter),
+            (i, m, cut) -> truncate(m, cut, a.tokens[i], config));
+    long[] extracts =
+        run.phase(
+            a.prose,
+            i -> (long) (a.tokens[i] * (1 - EXTRACTIVE_RATIO)),
+            i -> ExtractiveCompression.compress(source.get(i).content(), EXTRACTIVE_RATIO),
+            (i, m, c) -> extract(m, c, config));
+    int stubbed = (int) stubs[0];
+    long stubbedTokens = stubs[1];
+    int truncated = (int) cuts[0];
+    long truncatedTokens = cuts[1];
+    int compressed = (int) extracts[0];
+    long compressedTokens = extracts[1];
+    long total = run.total;
+    Message[] out = run.out;
+    Map<MessageId, List<MessageId>> provenance = run.provenance;
 
     if (stubbed > 0) {
       limitations.add(
@@ -298,54 +235,125 @@ public final class TrimProvider implements ContextProvider {
   /** Characters of content from which a batch is prepared on several threads. */
   static final long PARALLEL_CHARS = 256 * 1024;
 
-  /**
-   * The candidates from {@code from} on that the estimated savings say are needed to reach the
-   * target, plus a quarter for estimates that fall short; all of them without a target.
-   */
-  private static List<Integer> batch(
-      List<Integer> candidates,
-      int from,
-      long total,
-      Integer target,
-      java.util.function.IntToLongFunction saving,
-      List<Message> source) {
-    int to = from;
-    if (target == null) {
-      to = candidates.size();
-    } else {
-      long need = (total - target) + (total - target) / 4;
-      long sum = 0;
-      while (to < candidates.size() && sum < need) {
-        sum += Math.max(1, saving.applyAsLong(candidates.get(to)));
-        to++;
-      }
-      to = Math.max(to, from + 1);
-    }
-    return candidates.subList(from, Math.min(to, candidates.size()));
+  /** Builds the replacement of message {@code index} from what was prepared for it. */
+  @FunctionalInterface
+  private interface Rewrite<T> {
+    Message build(int index, Message m, T prepared);
   }
 
-  /**
-   * {@code work} of each candidate, in order; on the common fork-join pool when the batch has
-   * enough text to pay for it. {@code work} must be pure: it may run for a candidate whose result
-   * is not used.
-   */
-  private static <T> List<T> prepare(
-      List<Integer> batch, java.util.function.IntFunction<T> work, List<Message> source) {
-    long chars = 0;
-    for (int i : batch) {
-      chars += source.get(i).content().length();
+  /** The messages of one trim as they are being replaced, and the running total. */
+  private static final class Run {
+    final List<Message> source;
+    final int[] tokens;
+    final TokenCounter counter;
+    final Integer target;
+    final Message[] out;
+    final boolean[] replaced;
+    final Map<MessageId, List<MessageId>> provenance = new LinkedHashMap<>();
+    long total;
+
+    Run(List<Message> source, int[] tokens, TokenCounter counter, Integer target, long total) {
+      this.source = source;
+      this.tokens = tokens;
+      this.counter = counter;
+      this.target = target;
+      this.out = source.toArray(new Message[0]);
+      this.replaced = new boolean[out.length];
+      this.total = total;
     }
-    if (batch.size() > 1 && chars >= PARALLEL_CHARS) {
-      return java.util.stream.IntStream.range(0, batch.size())
-          .parallel()
-          .mapToObj(b -> work.apply(batch.get(b)))
-          .collect(java.util.stream.Collectors.toList());
+
+    boolean reached() {
+      return TrimProvider.reached(total, target);
     }
-    List<T> out = new ArrayList<>(batch.size());
-    for (int i : batch) {
-      out.add(work.apply(i));
+
+    /**
+     * Replaces candidates in order until the target is reached: {@code work} prepares a batch
+     * (null: leave that one), {@code rewrite} builds each replacement, which is kept when it has
+     * fewer tokens.
+     *
+     * @return {replaced messages, tokens saved}
+     */
+    <T> long[] phase(
+        List<Integer> candidates,
+        IntToLongFunction saving,
+        IntFunction<T> work,
+        Rewrite<T> rewrite) {
+      List<Integer> open = new ArrayList<>(candidates.size());
+      for (int i : candidates) {
+        if (!replaced[i]) {
+          open.add(i);
+        }
+      }
+      long count = 0;
+      long saved = 0;
+      for (int from = 0; from < open.size() && !reached(); ) {
+        List<Integer> batch = batch(open, from, saving);
+        from += batch.size();
+        List<T> prepared = prepare(batch, work);
+        for (int b = 0; b < batch.size() && !reached(); b++) {
+          int i = batch.get(b);
+          if (prepared.get(b) == null) {
+            continue;
+          }
+          Message m = source.get(i);
+          Message replacement = rewrite.build(i, m, prepared.get(b));
+          int t = counter.countMessage(replacement);
+          if (t >= tokens[i]) {
+            continue;
+          }
+          out[i] = replacement;
+          replaced[i] = true;
+          provenance.put(replacement.id(), List.of(m.id()));
+          total += t - tokens[i];
+          count++;
+          saved += tokens[i] - t;
+        }
+      }
+      return new long[] {count, saved};
     }
-    return out;
+
+    /**
+     * The candidates from {@code from} on that the estimated savings say are needed to reach the
+     * target, plus a quarter for estimates that fall short; all of them without a target.
+     */
+    private List<Integer> batch(List<Integer> candidates, int from, IntToLongFunction saving) {
+      int to = from;
+      if (target == null) {
+        to = candidates.size();
+      } else {
+        long need = (total - target) + (total - target) / 4;
+        long sum = 0;
+        while (to < candidates.size() && sum < need) {
+          sum += Math.max(1, saving.applyAsLong(candidates.get(to)));
+          to++;
+        }
+        to = Math.max(to, from + 1);
+      }
+      return candidates.subList(from, Math.min(to, candidates.size()));
+    }
+
+    /**
+     * {@code work} of each candidate, in order; on the common fork-join pool when the batch has
+     * enough text to pay for it. {@code work} must be pure: it may run for a candidate whose result
+     * is not used.
+     */
+    private <T> List<T> prepare(List<Integer> batch, IntFunction<T> work) {
+      long chars = 0;
+      for (int i : batch) {
+        chars += source.get(i).content().length();
+      }
+      if (batch.size() > 1 && chars >= PARALLEL_CHARS) {
+        return IntStream.range(0, batch.size())
+            .parallel()
+            .mapToObj(b -> work.apply(batch.get(b)))
+            .collect(Collectors.toList());
+      }
+      List<T> out = new ArrayList<>(batch.size());
+      for (int i : batch) {
+        out.add(work.apply(i));
+      }
+      return out;
+    }
   }
 
   private static Message stub(
