@@ -114,7 +114,7 @@ public final class ExtractiveSummarizer implements Summarizer {
     List<Message> msgs = new ArrayList<>(covered.size());
     Map<String, ToolCall> calls = new HashMap<>();
     for (Message m : covered) {
-      if (m.uiOnly()) {
+      if (m.uiOnly() || isContextNotice(m)) {
         continue;
       }
       msgs.add(m);
@@ -131,6 +131,17 @@ public final class ExtractiveSummarizer implements Summarizer {
         openItems(msgs, previous),
         files(msgs, previous),
         List.of());
+  }
+
+  /**
+   * Metadata key of the automatic policy's context notice (the 90 % reminder, {@code
+   * AutoCompactor.REMINDER_KEY}): a message of the context manager, not a request of the user, so
+   * it is neither the objective nor an open item.
+   */
+  static final String CONTEXT_NOTICE_KEY = "compaction_reminder_view";
+
+  private static boolean isContextNotice(Message m) {
+    return m.role() == Role.USER && m.metadata().extra().containsKey(CONTEXT_NOTICE_KEY);
   }
 
   // ---------------------------------------------------------------- objective
