@@ -4,6 +4,7 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -114,6 +115,9 @@ public final class MaskProvider implements ContextProvider {
 
   private static final int MAX_MENTIONS = 8;
 
+  /** Code names a placeholder lists at most, besides its mentions. */
+  private static final int MAX_NAMES = 12;
+
   /** Creates the provider (the {@link java.util.ServiceLoader} constructor). */
   public MaskProvider() {}
 
@@ -156,11 +160,24 @@ public final class MaskProvider implements ContextProvider {
     Map<MessageId, List<MessageId>> provenance = new LinkedHashMap<>();
     long before = 0;
     long after = 0;
+    // Names a placeholder lists are those the rest of the view does not name: the messages that
+    // stay as they are, and the placeholders made before it.
+    Set<String> named = new HashSet<>();
+    Set<Integer> targetSet = new HashSet<>(targets);
+    for (int i = 0; i < messages.size(); i++) {
+      if (!targetSet.contains(i)) {
+        Identifiers.forEach(messages.get(i), named::add);
+      }
+    }
     for (int i : targets) {
       Message m = messages.get(i);
       int tokens = counter.countText(m.content());
       String reference = config.archive().save(m, m.content());
-      String placeholder = placeholder(tokens, Mentions.of(m.content(), MAX_MENTIONS), reference);
+      List<String> mentions = Mentions.of(m.content(), MAX_MENTIONS);
+      named.addAll(mentions);
+      List<String> names = Mentions.names(m.content(), MAX_NAMES, named);
+      named.addAll(names);
+      String placeholder = placeholder(tokens, mentions, names, reference);
       Message masked =
           m.toBuilder().id(MessageId.of(m.id().value() + ID_SUFFIX)).content(placeholder).build();
       out.set(i, masked);
@@ -196,10 +213,22 @@ public final class MaskProvider implements ContextProvider {
 
   /** The placeholder text; public so that tools and tests can recognise and parse it. */
   public static String placeholder(int tokens, List<String> mentions, String reference) {
+    return placeholder(tokens, mentions, List.of(), reference);
+  }
+
+  /**
+   * The placeholder text with the code names the output used ({@code names: `a`, `b`}); public so
+   * that tools and tests can recognise and parse it.
+   */
+  public static String placeholder(
+      int tokens, List<String> mentions, List<String> names, String reference) {
     StringBuilder sb = new StringBuilder(PLACEHOLDER_PREFIX);
     sb.append(String.format(Locale.ROOT, "%,d tokens", tokens));
     if (!mentions.isEmpty()) {
       sb.append("; mentioned: ").append(String.join(", ", mentions));
+    }
+    if (!names.isEmpty()) {
+      sb.append("; names: `").append(String.join("`, `", names)).append('`');
     }
     sb.append(']');
     if (reference != null && !reference.isBlank()) {
