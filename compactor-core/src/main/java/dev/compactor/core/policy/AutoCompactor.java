@@ -56,6 +56,9 @@ public final class AutoCompactor {
   /** Outputs the masking step masks at a time, so the prefix changes rarely. */
   public static final int MASK_BATCH = 10;
 
+  /** The verbatim tail of the policy's summaries: at most this share of the budget. */
+  public static final double SUMMARY_TAIL_SHARE = 0.35;
+
   /** Metadata key marking the reminder message; its value is the view it was sent for. */
   public static final String REMINDER_KEY = "compaction_reminder_view";
 
@@ -394,9 +397,13 @@ public final class AutoCompactor {
   /** Summary options shared by the policies: limit = budget, tail and instructions. */
   static CompressionConfig summaryConfig(PolicyContext ctx, String instructions) {
     Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
-    // The kept tail is at most half the budget, so a summary leaves room for the conversation to
-    // grow before the next compaction (a 20k tail in a 27k budget fills up within a few calls).
-    extra.put("keep_recent_tokens", Math.min(ctx.keepRecentTokens(), ctx.budgetTokens() / 2));
+    // The kept tail is at most SUMMARY_TAIL_SHARE of the budget, so a summary leaves room for the
+    // conversation to grow before the next compaction (a 20k tail in a 27k budget fills up within
+    // a few calls); the checkpoint's identifier index keeps the names of what the tail no longer
+    // holds.
+    extra.put(
+        "keep_recent_tokens",
+        Math.min(ctx.keepRecentTokens(), Math.round(SUMMARY_TAIL_SHARE * ctx.budgetTokens())));
     if (instructions != null && !instructions.isBlank()) {
       extra.put("instructions", instructions);
     }
