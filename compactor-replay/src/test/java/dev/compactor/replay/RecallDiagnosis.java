@@ -211,7 +211,7 @@ public final class RecallDiagnosis {
             role = s.role().name().toLowerCase() + (s.hasToolCalls() ? "+calls" : "");
           }
           missed.add(new Miss(fact, cause, role));
-          if (out.size() < samples && Math.random() < 0.1) {
+          if (out.size() < samples && missed.size() % 10 == 1) { // every tenth miss
             out.add(
                 String.format(
                     "%s call %d: %-40s %-8s from %s %d msgs back (%s)",
