@@ -157,6 +157,9 @@ class MaskProviderTest {
         .doesNotContain("check_tuples");
     // every other placeholder of the batch names the same traceback: its names are said once
     assertThat(r.messages().get(5).content()).doesNotContain("names:");
+    CompressionConfig none =
+        CompressionConfig.builder().limit(1_000).extraConfig(Map.of(MaskProvider.NAMES, 0)).build();
+    assertThat(mask.compress(s, none).messages().get(3).content()).doesNotContain("names:");
   }
 
   @Test
