@@ -38,7 +38,8 @@ import java.util.function.ToDoubleBiFunction;
  *       reloads; a new view re-arms it.
  *   <li>At the budget: a trim toward 70 % of the budget. When the estimated savings of a trim are
  *       under 10 % of the stored text, or the trim itself saves under 10 % or leaves the context
- *       over the budget, a summary instead.
+ *       over the budget, a summary instead, whose verbatim tail is at most {@link
+ *       #SUMMARY_TAIL_SHARE} of the budget.
  *   <li>A failed summary latches the conversation to trim-only until {@code latchGrowth} more
  *       provider-visible messages arrive; the latch is a UI-only message in the log, so it survives
  *       reloads too.

@@ -39,6 +39,9 @@ import java.util.regex.Pattern;
  *       only one output is left out) and recency, with a reason such as {@code edited 3×, read 2×;
  *       last in m00040}; the previous checkpoint's files fill up the list.
  * </ul>
+ *
+ * The automatic policy's context notice (its 90 % reminder, a user message marked {@value
+ * #CONTEXT_NOTICE_KEY}) is not a request of the user and is left out.
  */
 public final class ExtractiveSummarizer implements Summarizer {
   static final int REQUEST_CHARS = 600;
