@@ -17,9 +17,9 @@ import java.util.Map;
 /**
  * The observation-masking peers of the issue's table, re-implemented to check that our metric
  * definitions reproduce its figures. They rewrite one message list in place, as the peer agents do
- * (no views), and their placeholders are {@link MaskProvider}'s (which name up to 8 identifiers of
- * the output; the peers' placeholders may be barer, which would lower their recall and input a
- * little).
+ * (no views), and their placeholders are {@link MaskProvider}'s without code names (which name up
+ * to 8 identifiers of the output; the peers' placeholders may be barer, which would lower their
+ * recall and input a little).
  */
 final class PeerMasking {
   private PeerMasking() {}
@@ -37,6 +37,8 @@ final class PeerMasking {
                     MaskProvider.BATCH,
                     batch,
                     MaskProvider.MIN_TOKENS,
+                    0,
+                    MaskProvider.NAMES,
                     0))
             .build();
     return new ListSession() {

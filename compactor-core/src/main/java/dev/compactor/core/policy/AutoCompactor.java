@@ -38,7 +38,8 @@ import java.util.function.ToDoubleBiFunction;
  *       reloads; a new view re-arms it.
  *   <li>At the budget: a trim toward 70 % of the budget. When the estimated savings of a trim are
  *       under 10 % of the stored text, or the trim itself saves under 10 % or leaves the context
- *       over the budget, a summary instead.
+ *       over the budget, a summary instead, whose verbatim tail is at most {@link
+ *       #SUMMARY_TAIL_SHARE} of the budget.
  *   <li>A failed summary latches the conversation to trim-only until {@code latchGrowth} more
  *       provider-visible messages arrive; the latch is a UI-only message in the log, so it survives
  *       reloads too.
@@ -55,6 +56,9 @@ public final class AutoCompactor {
 
   /** Outputs the masking step masks at a time, so the prefix changes rarely. */
   public static final int MASK_BATCH = 10;
+
+  /** The verbatim tail of the policy's summaries: at most this share of the budget. */
+  public static final double SUMMARY_TAIL_SHARE = 0.35;
 
   /** Metadata key marking the reminder message; its value is the view it was sent for. */
   public static final String REMINDER_KEY = "compaction_reminder_view";
@@ -394,9 +398,13 @@ public final class AutoCompactor {
   /** Summary options shared by the policies: limit = budget, tail and instructions. */
   static CompressionConfig summaryConfig(PolicyContext ctx, String instructions) {
     Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
-    // The kept tail is at most half the budget, so a summary leaves room for the conversation to
-    // grow before the next compaction (a 20k tail in a 27k budget fills up within a few calls).
-    extra.put("keep_recent_tokens", Math.min(ctx.keepRecentTokens(), ctx.budgetTokens() / 2));
+    // The kept tail is at most SUMMARY_TAIL_SHARE of the budget, so a summary leaves room for the
+    // conversation to grow before the next compaction (a 20k tail in a 27k budget fills up within
+    // a few calls); the checkpoint's identifier index keeps the names of what the tail no longer
+    // holds.
+    extra.put(
+        "keep_recent_tokens",
+        Math.min(ctx.keepRecentTokens(), Math.round(SUMMARY_TAIL_SHARE * ctx.budgetTokens())));
     if (instructions != null && !instructions.isBlank()) {
       extra.put("instructions", instructions);
     }

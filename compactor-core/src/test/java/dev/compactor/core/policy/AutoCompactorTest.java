@@ -130,7 +130,7 @@ class AutoCompactorTest {
     assertThat(trim.calls).isZero();
     assertThat(summarize.lastConfig.extraConfig())
         .containsEntry("instructions", "keep the branch name")
-        .containsEntry("keep_recent_tokens", 500L); // 20,000 capped at half the budget
+        .containsEntry("keep_recent_tokens", 350L); // 20,000 capped at 35 % of the budget
     assertThat(summarize.lastConfig.limit()).isEqualTo(1000);
   }
 

@@ -4,6 +4,7 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -22,8 +23,16 @@ import java.util.Set;
  * by a short placeholder that keeps what the output named and says where the full text is.
  *
  * <pre>
- * [Output masked - 2,340 tokens; mentioned: KeyError, test_bar, src/foo.py:41] master message m00042
+ * [Output masked - 2,340 tokens; mentioned: KeyError, test_bar, src/foo.py:41; names: `lookup`,
+ * `TableCache`] master message m00042
  * </pre>
+ *
+ * <p>A placeholder keeps up to 8 mentions (error names, tests, paths with line numbers, ids; see
+ * {@code Mentions}) and up to {@value #DEFAULT_NAMES} code names ({@link
+ * dev.compactor.core.compaction.text.CodeNames}: names the output defines first, then the ones it
+ * uses most) that the rest of the view does not name: not the messages that stay as they are, not
+ * an earlier placeholder of the same batch. An agent that read a file often needs one of its
+ * function names again much later; with the name it can search for the rest.
  *
  * <p>Tool outputs are usually most of an agent's context (about 84 % of the tokens of SWE-agent
  * runs), and the model rarely needs an old one verbatim. Masking all but the last 10 roughly halves
@@ -68,7 +77,9 @@ import java.util.Set;
  *   <li>{@value #KEEP_LAST} (default {@value #DEFAULT_KEEP_LAST}, &ge; 0): tool outputs kept
  *       verbatim at the end;
  *   <li>{@value #BATCH} (default {@value #DEFAULT_BATCH}, &ge; 1): the grid the boundary moves on;
- *   <li>{@value #MIN_TOKENS} (default {@value #DEFAULT_MIN_TOKENS}, &ge; 0): smaller outputs stay.
+ *   <li>{@value #MIN_TOKENS} (default {@value #DEFAULT_MIN_TOKENS}, &ge; 0): smaller outputs stay;
+ *   <li>{@value #NAMES} (default {@value #DEFAULT_NAMES}, &ge; 0): code names a placeholder lists
+ *       at most (0: only the mentions).
  * </ul>
  *
  * <p>Stateless and thread-safe. Example:
@@ -102,6 +113,11 @@ public final class MaskProvider implements ContextProvider {
   public static final int DEFAULT_KEEP_LAST = 10;
   public static final int DEFAULT_BATCH = 10;
   public static final int DEFAULT_MIN_TOKENS = 100;
+
+  /** extraConfig key: code names a placeholder lists at most, besides its mentions. */
+  public static final String NAMES = "names";
+
+  public static final int DEFAULT_NAMES = 12;
 
   /** How every placeholder starts; an output starting with it is never masked again. */
   public static final String PLACEHOLDER_PREFIX = "[Output masked - ";
@@ -156,11 +172,24 @@ public final class MaskProvider implements ContextProvider {
     Map<MessageId, List<MessageId>> provenance = new LinkedHashMap<>();
     long before = 0;
     long after = 0;
+    // Names a placeholder lists are those the rest of the view does not name: the messages that
+    // stay as they are, and the placeholders made before it.
+    Set<String> named = new HashSet<>();
+    Set<Integer> targetSet = new HashSet<>(targets);
+    for (int i = 0; i < messages.size(); i++) {
+      if (!targetSet.contains(i)) {
+        Identifiers.forEach(messages.get(i), named::add);
+      }
+    }
     for (int i : targets) {
       Message m = messages.get(i);
       int tokens = counter.countText(m.content());
       String reference = config.archive().save(m, m.content());
-      String placeholder = placeholder(tokens, Mentions.of(m.content(), MAX_MENTIONS), reference);
+      List<String> mentions = Mentions.of(m.content(), MAX_MENTIONS);
+      named.addAll(mentions);
+      List<String> names = Mentions.names(m.content(), options.names, named);
+      named.addAll(names);
+      String placeholder = placeholder(tokens, mentions, names, reference);
       Message masked =
           m.toBuilder().id(MessageId.of(m.id().value() + ID_SUFFIX)).content(placeholder).build();
       out.set(i, masked);
@@ -196,10 +225,22 @@ public final class MaskProvider implements ContextProvider {
 
   /** The placeholder text; public so that tools and tests can recognise and parse it. */
   public static String placeholder(int tokens, List<String> mentions, String reference) {
+    return placeholder(tokens, mentions, List.of(), reference);
+  }
+
+  /**
+   * The placeholder text with the code names the output used ({@code names: `a`, `b`}); public so
+   * that tools and tests can recognise and parse it.
+   */
+  public static String placeholder(
+      int tokens, List<String> mentions, List<String> names, String reference) {
     StringBuilder sb = new StringBuilder(PLACEHOLDER_PREFIX);
     sb.append(String.format(Locale.ROOT, "%,d tokens", tokens));
     if (!mentions.isEmpty()) {
       sb.append("; mentioned: ").append(String.join(", ", mentions));
+    }
+    if (!names.isEmpty()) {
+      sb.append("; names: `").append(String.join("`, `", names)).append('`');
     }
     sb.append(']');
     if (reference != null && !reference.isBlank()) {
@@ -271,11 +312,13 @@ public final class MaskProvider implements ContextProvider {
     final int keepLast;
     final int batch;
     final int minTokens;
+    final int names;
 
-    private Options(int keepLast, int batch, int minTokens) {
+    private Options(int keepLast, int batch, int minTokens, int names) {
       this.keepLast = keepLast;
       this.batch = batch;
       this.minTokens = minTokens;
+      this.names = names;
     }
 
     static Options of(CompressionConfig config) {
@@ -283,7 +326,8 @@ public final class MaskProvider implements ContextProvider {
       return new Options(
           intOption(extra, KEEP_LAST, DEFAULT_KEEP_LAST, 0),
           intOption(extra, BATCH, DEFAULT_BATCH, 1),
-          intOption(extra, MIN_TOKENS, DEFAULT_MIN_TOKENS, 0));
+          intOption(extra, MIN_TOKENS, DEFAULT_MIN_TOKENS, 0),
+          intOption(extra, NAMES, DEFAULT_NAMES, 0));
     }
 
     private static int intOption(Map<String, Object> extra, String key, int dflt, int min) {

@@ -1,9 +1,14 @@
 package dev.compactor.core.compaction.mask;
 
+import dev.compactor.core.compaction.text.CodeNames;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
 /**
@@ -138,6 +143,48 @@ final class Mentions {
           add(s, out);
         }
       }
+    }
+    return out;
+  }
+
+  /**
+   * At most {@code max} code names ({@link CodeNames}) of {@code text} that are not in {@code
+   * exclude}: names it defines first, then the others by how often it uses them, then by first
+   * occurrence. Read like {@link #of}: the first and last {@value #WINDOW} characters of a long
+   * text.
+   */
+  static List<String> names(String text, int max, Set<String> exclude) {
+    if (max <= 0) {
+      return List.of();
+    }
+    Map<String, int[]> stats = new LinkedHashMap<>(); // defined, uses
+    BiConsumer<String, CodeNames.Kind> sink =
+        (name, kind) -> {
+          if (name.length() <= MAX_LENGTH && !exclude.contains(name)) {
+            int[] s = stats.computeIfAbsent(name, k -> new int[2]);
+            if (kind == CodeNames.Kind.DEFINED) {
+              s[0] = 1;
+            }
+            s[1]++;
+          }
+        };
+    if (text.length() <= 2 * WINDOW) {
+      CodeNames.forEach(text, sink);
+    } else {
+      CodeNames.forEach(text.substring(0, WINDOW), sink);
+      CodeNames.forEach(text.substring(text.length() - WINDOW), sink);
+    }
+    List<Map.Entry<String, int[]>> ranked = new ArrayList<>(stats.entrySet());
+    // stable: equal ones keep their order of first occurrence
+    ranked.sort(
+        Comparator.comparingInt((Map.Entry<String, int[]> e) -> -e.getValue()[0])
+            .thenComparingInt(e -> -e.getValue()[1]));
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, int[]> e : ranked) {
+      if (out.size() >= max) {
+        break;
+      }
+      out.add(e.getKey());
     }
     return out;
   }

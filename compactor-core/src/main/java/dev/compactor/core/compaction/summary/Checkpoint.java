@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
  *
  * <p>{@link #render()} writes markdown with the sections {@code ## Objective}, {@code ## Key
  * Decisions}, {@code ## Current State}, {@code ## Open Items}, {@code ## Context Files} (lines
- * {@code - `path` — reason}) and, when there are any, {@code ## Identifiers}; {@link #parse} reads
- * that markdown back (and the looser variants a model writes), so {@code parse(render(c))} equals
- * {@code c}.
+ * {@code - `path` — reason}) and, when there are any, {@code ## Identifiers} (lines of up to
+ * {@value #IDENTIFIERS_PER_LINE} identifiers, {@code - `a`, `b`, `c`}); {@link #parse} reads that
+ * markdown back (and the looser variants a model writes), so {@code parse(render(c))} equals {@code
+ * c}.
  *
  * <p>Values are normalized on construction: text is stripped, list items are single lines, blank
  * items and {@code (none)} are dropped, and {@code #}/{@code ##} headings inside free text are
@@ -28,7 +29,8 @@ import java.util.regex.Pattern;
  * @param currentState where the work stands: latest progress and tool outcomes
  * @param openItems what is still to do or unanswered
  * @param filesToReload files worth reading again, with why
- * @param identifiers identifiers the recent messages rely on (added by verification)
+ * @param identifiers identifiers of the summarized span kept verbatim: those the recent messages
+ *     rely on (added by verification) and an index of the others (see {@code IdentifierIndex})
  */
 public record Checkpoint(
     String objective,
@@ -40,6 +42,9 @@ public record Checkpoint(
 
   /** Placeholder rendered for an empty section. */
   static final String NONE = "(none)";
+
+  /** Identifiers rendered per list item of the {@code Identifiers} section. */
+  static final int IDENTIFIERS_PER_LINE = 16;
 
   /** The marker a checkpoint cut to fit a budget carries; {@link #parse} skips it. */
   public static final String CUT_MARKER = "[... checkpoint cut to fit the budget ...]";
@@ -120,8 +125,15 @@ public record Checkpoint(
     }
     if (!identifiers.isEmpty()) {
       sb.append("\n## Identifiers\n");
-      for (String id : identifiers) {
-        sb.append("- `").append(id).append("`\n");
+      for (int i = 0; i < identifiers.size(); i += IDENTIFIERS_PER_LINE) {
+        sb.append("- ");
+        for (int j = i; j < Math.min(identifiers.size(), i + IDENTIFIERS_PER_LINE); j++) {
+          if (j > i) {
+            sb.append(", ");
+          }
+          sb.append('`').append(identifiers.get(j)).append('`');
+        }
+        sb.append('\n');
       }
     }
     return sb.toString().stripTrailing();
@@ -260,7 +272,23 @@ public record Checkpoint(
         state,
         listItems(body.get(Section.OPEN)),
         files,
-        listItems(body.get(Section.IDENTIFIERS)));
+        identifierItems(listItems(body.get(Section.IDENTIFIERS))));
+  }
+
+  /** Items that list several identifiers ({@code `a`, `b`}) split into one item per identifier. */
+  private static List<String> identifierItems(List<String> items) {
+    List<String> out = new ArrayList<>();
+    for (String item : items) {
+      String t = item.strip();
+      if (t.length() > 2 && t.startsWith("`") && t.endsWith("`") && t.contains("`, `")) {
+        for (String id : t.substring(1, t.length() - 1).split("`, `", -1)) {
+          out.add(id);
+        }
+      } else {
+        out.add(item);
+      }
+    }
+    return out;
   }
 
   private static FileToReload file(String item) {

@@ -39,6 +39,9 @@ import java.util.regex.Pattern;
  *       only one output is left out) and recency, with a reason such as {@code edited 3×, read 2×;
  *       last in m00040}; the previous checkpoint's files fill up the list.
  * </ul>
+ *
+ * The automatic policy's context notice (its 90 % reminder, a user message marked {@value
+ * #CONTEXT_NOTICE_KEY}) is not a request of the user and is left out.
  */
 public final class ExtractiveSummarizer implements Summarizer {
   static final int REQUEST_CHARS = 600;
@@ -114,7 +117,7 @@ public final class ExtractiveSummarizer implements Summarizer {
     List<Message> msgs = new ArrayList<>(covered.size());
     Map<String, ToolCall> calls = new HashMap<>();
     for (Message m : covered) {
-      if (m.uiOnly()) {
+      if (m.uiOnly() || isContextNotice(m)) {
         continue;
       }
       msgs.add(m);
@@ -131,6 +134,17 @@ public final class ExtractiveSummarizer implements Summarizer {
         openItems(msgs, previous),
         files(msgs, previous),
         List.of());
+  }
+
+  /**
+   * Metadata key of the automatic policy's context notice (the 90 % reminder, {@code
+   * AutoCompactor.REMINDER_KEY}): a message of the context manager, not a request of the user, so
+   * it is neither the objective nor an open item.
+   */
+  static final String CONTEXT_NOTICE_KEY = "compaction_reminder_view";
+
+  private static boolean isContextNotice(Message m) {
+    return m.role() == Role.USER && m.metadata().extra().containsKey(CONTEXT_NOTICE_KEY);
   }
 
   // ---------------------------------------------------------------- objective

@@ -37,7 +37,10 @@ import java.util.Objects;
  * <p>An earlier checkpoint inside the summarized span is parsed and handed to the {@link
  * Summarizer} as {@code previous}, to be carried forward rather than summarized as text. The
  * checkpoint is then verified: identifiers of the summarized span that the kept messages refer to
- * and the checkpoint misses are added to it (see {@code CheckpointVerifier}).
+ * and the checkpoint misses are added to it (see {@code CheckpointVerifier}); then an index of the
+ * other identifiers of the span that the new view would no longer name (file paths, function and
+ * class names, error names, quoted strings), ranked by use and recency, is added within 5 % of the
+ * limit (see {@code IdentifierIndex}).
  *
  * <p>With a limit, the view always aims to fit {@code config.limit()}: the tail shrinks first
  * (older steps are summarized into the checkpoint, carrying it forward), then the checkpoint is cut
@@ -306,6 +309,28 @@ public final class SummarizeProvider implements ContextProvider {
 
     Message cpMsg = checkpointMessage(cp, src, coveredIdx, pinnedIdx, ts, null);
     long fixed = headTokens + pinnedTokens + tailTokens + priming;
+
+    // The identifier index: names of the span that neither the checkpoint nor the kept messages
+    // name, within a share of the limit and never pushing the checkpoint over it.
+    long indexBudget = IdentifierIndex.DEFAULT_TOKENS;
+    if (limit != null) {
+      indexBudget =
+          Math.min(
+              Math.round(IdentifierIndex.LIMIT_SHARE * limit),
+              limit - fixed - counter.countMessage(cpMsg));
+    }
+    List<String> index = IdentifierIndex.build(cp, coveredMsgs, kept, indexBudget, counter);
+    if (!index.isEmpty()) {
+      List<String> ids = new ArrayList<>(cp.identifiers());
+      ids.addAll(index);
+      cp = cp.withIdentifiers(ids);
+      cpMsg = checkpointMessage(cp, src, coveredIdx, pinnedIdx, ts, null);
+      limitations.add(
+          "checkpoint lists "
+              + index.size()
+              + " more identifiers of the summarized span (an index of names the summary does"
+              + " not mention)");
+    }
     if (limit != null && fixed + counter.countMessage(cpMsg) > limit) {
       int full = counter.countMessage(cpMsg);
       cpMsg = cut(cp, src, coveredIdx, pinnedIdx, ts, limit - fixed, counter);

@@ -139,6 +139,30 @@ class MaskProviderTest {
   }
 
   @Test
+  void placeholder_listsTheCodeNamesOfTheOutput_thatTheRestOfTheViewDoesNotName() {
+    List<Message> s = new ArrayList<>(session(20));
+    Message r0 = s.get(3);
+    String code =
+        "def parse_header(raw):\n    return HeaderBlock(raw)\n"
+            + "def check_tuples(x):\n    return x\n"
+            + "y = 1\n".repeat(200);
+    s.set(3, r0.toBuilder().content(code).build());
+    // the user names check_tuples elsewhere in the view: no need to repeat it
+    s.set(1, s.get(1).toBuilder().content("Fix check_tuples.").build());
+    CompactionResult r = mask.compress(s, config(1_000));
+    String placeholder = r.messages().get(3).content();
+    assertThat(placeholder)
+        .startsWith(MaskProvider.PLACEHOLDER_PREFIX)
+        .contains("names: `parse_header`, `HeaderBlock`")
+        .doesNotContain("check_tuples");
+    // every other placeholder of the batch names the same traceback: its names are said once
+    assertThat(r.messages().get(5).content()).doesNotContain("names:");
+    CompressionConfig none =
+        CompressionConfig.builder().limit(1_000).extraConfig(Map.of(MaskProvider.NAMES, 0)).build();
+    assertThat(mask.compress(s, none).messages().get(3).content()).doesNotContain("names:");
+  }
+
+  @Test
   void compress_isStableBetweenBatches_andNeverRemasks() {
     List<Message> s = session(30);
     CompactionResult first = mask.compress(s, config(1_000));

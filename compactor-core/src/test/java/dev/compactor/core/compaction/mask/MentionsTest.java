@@ -37,6 +37,21 @@ class MentionsTest {
   }
 
   @Test
+  void names_definedFirst_thenByUse_withoutTheExcludedOnes() {
+    String out =
+        """
+        result = run_checks(cfg)
+        def load_config(path):
+            return ConfigLoader(path).read()
+        run_checks(other)
+        known_name(1)
+        """;
+    assertThat(Mentions.names(out, 3, java.util.Set.of("known_name")))
+        .containsExactly("load_config", "run_checks", "ConfigLoader");
+    assertThat(Mentions.names(out, 0, java.util.Set.of())).isEmpty();
+  }
+
+  @Test
   void prose_andUrls_areNotPaths() {
     assertThat(Mentions.of("Use and/or km/h, see https://example.com/docs/page for more.", 8))
         .isEmpty();

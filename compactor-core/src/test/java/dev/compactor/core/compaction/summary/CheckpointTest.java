@@ -31,7 +31,7 @@ class CheckpointTest {
         .contains(
             "\n## Context Files\n- `src/main/java/Invoice.java` — edited 3×, read 2×; last in"
                 + " m00040\n- `docs/rounding.md`\n")
-        .endsWith("\n## Identifiers\n- `NullPointerException`\n- `#4521`");
+        .endsWith("\n## Identifiers\n- `NullPointerException`, `#4521`");
     assertThat(md.indexOf("## Objective"))
         .isLessThan(md.indexOf("## Key Decisions"))
         .isLessThan(md.indexOf("## Current State"));
@@ -51,6 +51,19 @@ class CheckpointTest {
   void parse_readsBackWhatRenderWrote() {
     assertThat(Checkpoint.parse(full().render())).isEqualTo(full());
     assertThat(Checkpoint.parse(Checkpoint.empty().render())).isEqualTo(Checkpoint.empty());
+  }
+
+  @Test
+  void manyIdentifiers_areRenderedSeveralPerLine_andReadBackOneByOne() {
+    List<String> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      ids.add("name_" + i);
+    }
+    ids.add("a, b");
+    Checkpoint c = Checkpoint.empty().withIdentifiers(ids);
+    String md = c.render();
+    assertThat(md).contains("\n- `name_0`, `name_1`, ").contains("`name_15`\n- `name_16`");
+    assertThat(Checkpoint.parse(md)).isEqualTo(c);
   }
 
   @Test

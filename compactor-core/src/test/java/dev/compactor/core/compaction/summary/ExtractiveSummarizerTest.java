@@ -47,6 +47,29 @@ class ExtractiveSummarizerTest {
   }
 
   @Test
+  void theContextManagersNotice_isNeitherARequestNorAnOpenItem() {
+    List<Message> m = new java.util.ArrayList<>(session());
+    m.add(
+        Message.builder(dev.compactor.core.message.Role.USER)
+            .id("notice")
+            .content(
+                "[Context notice from the context manager, not from the user] At the next safe"
+                    + " sub-task boundary, write down the next move.")
+            .metadata(
+                new dev.compactor.core.message.MessageMetadata(
+                    null,
+                    null,
+                    null,
+                    null,
+                    java.util.Map.of(ExtractiveSummarizer.CONTEXT_NOTICE_KEY, "main")))
+            .build());
+    Checkpoint c = summarizer.summarize(m, null, null);
+    assertThat(c.objective())
+        .endsWith("Latest request (m16): Also add a test for negative quantities.");
+    assertThat(c.render()).doesNotContain("Context notice").doesNotContain("next safe");
+  }
+
+  @Test
   void objective_clipsLongRequestsAtASentenceBoundary() {
     String longRequest = "Please do this carefully. ".repeat(60);
     Checkpoint c = summarizer.summarize(new Conv().user(longRequest).build(), null, null);

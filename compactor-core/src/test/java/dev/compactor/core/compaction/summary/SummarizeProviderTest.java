@@ -395,9 +395,10 @@ class SummarizeProviderTest {
             .build();
     CompactionResult r = new SummarizeProvider(terse).compress(m, config(null, 30).build());
     Checkpoint cp = Checkpoint.parse(checkpointOf(r).content());
-    assertThat(cp.identifiers()).containsExactly("NullPointerException", "#4521");
+    // first those the tail relies on, then the index of the span's other identifiers
+    assertThat(cp.identifiers()).startsWith("NullPointerException", "#4521");
     assertThat(checkpointOf(r).content())
-        .contains("## Identifiers\n- `NullPointerException`\n- `#4521`");
+        .contains("## Identifiers\n- `NullPointerException`, `#4521`");
     assertThat(r.limitations())
         .anySatisfy(
             l ->
@@ -405,6 +406,73 @@ class SummarizeProviderTest {
                     .isEqualTo(
                         "checkpoint verification added 2 identifiers the summary had left out:"
                             + " NullPointerException, #4521"));
+  }
+
+  @Test
+  void theIndex_listsTheSpansNames_thatNeitherTheCheckpointNorTheKeptMessagesName() {
+    Summarizer terse =
+        (covered, previous, instr) ->
+            new Checkpoint(
+                "Fix the parser.", List.of(), "Working on it.", List.of(), List.of(), List.of());
+    List<Message> m =
+        new Conv()
+            .system("sys")
+            .user("Fix the parser.")
+            .tool(
+                "shell",
+                "{\"command\":\"grep -n \\\"def parse_header\\\" src/parser.py\"}",
+                "41: def parse_header(self, raw):\n42:     return HeaderBlock(raw)")
+            .assistant("parse_header builds a HeaderBlock; check_tuples in lint.py is unrelated.")
+            .user("Now run the tests.")
+            .assistant("Running them; HeaderBlock first.")
+            .build();
+    CompactionResult r = new SummarizeProvider(terse).compress(m, config(null, 10).build());
+    Checkpoint cp = Checkpoint.parse(checkpointOf(r).content());
+    assertThat(cp.identifiers())
+        .contains("parse_header", "src/parser.py", "check_tuples", "lint.py", "def parse_header")
+        // named by the kept tail, so not repeated; said by the checkpoint text, so not repeated
+        .doesNotContain("HeaderBlock", "Fix the parser.");
+    // the assistant's own names outrank what only a tool output or a command said
+    assertThat(cp.identifiers().indexOf("check_tuples"))
+        .isLessThan(cp.identifiers().indexOf("def parse_header"));
+    assertThat(r.limitations())
+        .anySatisfy(l -> assertThat(l).contains("more identifiers of the summarized span"));
+    assertThat(new ViewValidator().validate(r.messages())).isEmpty();
+  }
+
+  @Test
+  void theIndex_staysWithinItsShareOfTheLimit_andCarriesNamesForward() {
+    Conv c = new Conv().system("sys").user("Rename the helpers.");
+    for (int i = 0; i < 40; i++) {
+      StringBuilder out = new StringBuilder();
+      for (int j = 0; j < 30; j++) {
+        out.append("def helper_").append(i).append('_').append(j).append("(x):\n");
+      }
+      c.tool("shell", "{\"command\":\"cat mod" + i + ".py\"}", out.toString());
+    }
+    List<Message> m = c.assistant("Done.").build();
+    int limit = 20_000;
+    CompactionResult r = new SummarizeProvider().compress(m, config(limit, 2_000).build());
+    Checkpoint cp = Checkpoint.parse(checkpointOf(r).content());
+    // the newest outputs are in the kept tail; the index names those of the summarized span
+    String kept = r.messages().get(r.messages().size() - 2).content();
+    assertThat(cp.identifiers()).isNotEmpty().noneMatch(kept::contains);
+    assertThat(cp.identifiers()).anyMatch(id -> id.startsWith("helper_"));
+    String carried = cp.identifiers().get(cp.identifiers().size() / 2);
+    String section = checkpointOf(r).content();
+    section = section.substring(section.indexOf("## Identifiers"));
+    assertThat(COUNTER.countText(section))
+        .isLessThanOrEqualTo((int) (IdentifierIndex.LIMIT_SHARE * limit));
+    assertThat(tokens(r.messages())).isLessThanOrEqualTo(limit);
+
+    // a second summary ranks the earlier index like any other text of its span
+    List<Message> next = new ArrayList<>(r.messages());
+    for (int i = 0; i < 12; i++) {
+      next.add(Message.builder(Role.USER).id("more-" + i).content(Conv.lines("m" + i, 60)).build());
+      next.add(Message.builder(Role.ASSISTANT).id("ans-" + i).content("Noted.").build());
+    }
+    CompactionResult r2 = new SummarizeProvider().compress(next, config(limit, 2_000).build());
+    assertThat(Checkpoint.parse(checkpointOf(r2).content()).identifiers()).contains("helper_39_29");
   }
 
   @Test

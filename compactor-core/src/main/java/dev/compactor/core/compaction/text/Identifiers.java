@@ -1,0 +1,141 @@
+package dev.compactor.core.compaction.text;
+
+import dev.compactor.core.compaction.text.TextFeatures.IdentifierKind;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.ReasoningBlock;
+import dev.compactor.core.message.ToolCall;
+import java.util.function.Consumer;
+
+/**
+ * Every identifier a text or a message names, as compactions that keep identifiers see them: the
+ * {@link TextFeatures} identifiers (file paths, error names, issue numbers, quoted strings, numbers
+ * of 4+ digits; not tool call ids) and the {@link CodeNames} (defined, called, CamelCase and
+ * snake_case names). Stateless and thread-safe.
+ */
+public final class Identifiers {
+  private Identifiers() {}
+
+  /** Longest identifier kept by a compaction; longer ones are sentences, not names. */
+  public static final int MAX_LENGTH = 80;
+
+  /**
+   * Calls {@code sink} for every identifier of {@code text}, in order, repeats included.
+   *
+   * @param text never null
+   */
+  public static void forEach(String text, Consumer<String> sink) {
+    if (text.isEmpty()) {
+      return;
+    }
+    TextFeatures.forEachIdentifier(
+        text,
+        true,
+        (id, kind) -> {
+          if (kind != IdentifierKind.CALL_ID) {
+            sink.accept(id);
+          }
+        });
+    CodeNames.forEach(text, (name, kind) -> sink.accept(name));
+  }
+
+  /**
+   * Calls {@code sink} for every identifier of a message: its content, reasoning, and tool calls
+   * (name and arguments; JSON string escapes in the arguments are undone first). Nothing for a
+   * {@code uiOnly} message.
+   */
+  public static void forEach(Message m, Consumer<String> sink) {
+    if (m.uiOnly()) {
+      return;
+    }
+    forEach(m.content(), sink);
+    for (ReasoningBlock r : m.reasoning()) {
+      if (r.text() != null) {
+        forEach(r.text(), sink);
+      }
+    }
+    for (ToolCall c : m.toolCalls()) {
+      if (c.name() != null && !c.name().isEmpty()) {
+        forEach(c.name() + "(", sink);
+      }
+      if (c.arguments() != null) {
+        arguments(c.arguments(), sink);
+      }
+    }
+  }
+
+  /** Whether a compaction can list {@code id} in backticks on one line. */
+  public static boolean listable(String id) {
+    if (id.length() < 3 || id.length() > MAX_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (c == '`' || c == '\n' || c == '\r') {
+        return false;
+      }
+    }
+    return !id.isBlank();
+  }
+
+  /**
+   * The identifiers of tool call arguments: of each string value (escapes undone; object keys are
+   * not values) and of the text between strings (numbers), when they are a JSON object or array;
+   * else of the text as it is.
+   */
+  static void arguments(String args, Consumer<String> sink) {
+    String t = args.strip();
+    if (!(t.startsWith("{") || t.startsWith("["))) {
+      forEach(args, sink);
+      return;
+    }
+    int n = t.length();
+    int i = 0;
+    StringBuilder between = new StringBuilder();
+    while (i < n) {
+      char c = t.charAt(i);
+      if (c != '"') {
+        between.append(c);
+        i++;
+        continue;
+      }
+      StringBuilder value = new StringBuilder();
+      int j = i + 1;
+      while (j < n && t.charAt(j) != '"') {
+        char d = t.charAt(j);
+        if (d == '\\' && j + 1 < n) {
+          char e = t.charAt(++j);
+          switch (e) {
+            case 'n' -> value.append('\n');
+            case 't' -> value.append('\t');
+            case 'r' -> value.append('\r');
+            case 'u' -> {
+              if (j + 4 < n) {
+                try {
+                  value.append((char) Integer.parseInt(t.substring(j + 1, j + 5), 16));
+                  j += 4;
+                } catch (NumberFormatException ex) {
+                  value.append('u');
+                }
+              }
+            }
+            default -> value.append(e);
+          }
+        } else {
+          value.append(d);
+        }
+        j++;
+      }
+      int k = j + 1;
+      while (k < n && Character.isWhitespace(t.charAt(k))) {
+        k++;
+      }
+      boolean key = k < n && t.charAt(k) == ':';
+      if (!key) {
+        forEach(value.toString(), sink);
+      }
+      between.append(' ');
+      i = j + 1;
+    }
+    forEach(between.toString(), sink);
+  }
+}
