@@ -5,6 +5,7 @@ import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.text.Identifiers;
+import dev.compactor.core.compaction.text.Mentions;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -28,7 +29,7 @@ import java.util.Set;
  * </pre>
  *
  * <p>A placeholder keeps up to 8 mentions (error names, tests, paths with line numbers, ids; see
- * {@code Mentions}) and up to {@value #DEFAULT_NAMES} code names ({@link
+ * {@link Mentions}) and up to {@value #DEFAULT_NAMES} code names ({@link
  * dev.compactor.core.compaction.text.CodeNames}: names the output defines first, then the ones it
  * uses most) that the rest of the view does not name: not the messages that stay as they are, not
  * an earlier placeholder of the same batch. An agent that read a file often needs one of its

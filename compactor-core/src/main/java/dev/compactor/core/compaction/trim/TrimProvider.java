@@ -3,6 +3,8 @@ package dev.compactor.core.compaction.trim;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.text.Identifiers;
+import dev.compactor.core.compaction.text.Mentions;
 import dev.compactor.core.message.Digests;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
@@ -11,9 +13,11 @@ import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.tokens.TokenCounter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.IntToLongFunction;
 import java.util.stream.Collectors;
@@ -28,7 +32,10 @@ import java.util.stream.IntStream;
  *   <li><b>Stale tool outputs</b> (phase 0): tool results of at least 200 tokens whose relevance is
  *       below 1.0 — not among the last 3 messages, mentioning no error, exception, traceback,
  *       failed or failure, and naming no file path that a later message names — become a short stub
- *       with the archive's recovery reference, least relevant (oldest) first.
+ *       with the archive's recovery reference, least relevant (oldest) first. A stub keeps the
+ *       identifiers its output named that the rest of the view does not: up to 6 mentions (error
+ *       names, tests, paths with line numbers, ids) and 8 code names (defined ones first), so that
+ *       the model can still name, search for or ask back what it read.
  *   <li><b>Large tool outputs</b> (phase 2): tool results above {@code maxToolResultTokens},
  *       largest first, keep their first ~40 % and last ~20 % of the allowed tokens on line
  *       boundaries; the middle is saved through {@link CompressionConfig#archive()} and replaced by
@@ -72,7 +79,7 @@ public final class TrimProvider implements ContextProvider {
   static final double EXTRACTIVE_RATIO = 0.7;
 
   /** Estimated tokens of a stub, for {@link #estimateSavings}. */
-  private static final int STUB_TOKENS = 60;
+  private static final int STUB_TOKENS = 90;
 
   /** Estimated tokens of a truncation marker, for {@link #estimateSavings}. */
   private static final int MARKER_TOKENS = 50;
@@ -128,12 +135,13 @@ public final class TrimProvider implements ContextProvider {
     // candidates at a time — on several threads when the batch is large — and apply them in
     // order until the target is reached. A batch holds the candidates the estimate says are
     // needed, so little is worked out in vain.
+    StubNames names = new StubNames(source, a.stale);
     long[] stubs =
         run.phase(
             a.stale,
             i -> a.tokens[i] - STUB_TOKENS,
             i -> i,
-            (i, m, x) -> stub(m, a.tokens[i], a.calls.get(m.toolCallId()), config));
+            (i, m, x) -> stub(m, a.tokens[i], a.calls.get(m.toolCallId()), names, config));
     long keptPerCut =
         (long) (config.maxToolResultTokens() * (Truncation.HEAD_SHARE + Truncation.TAIL_SHARE))
             + MARKER_TOKENS;
@@ -356,14 +364,68 @@ public final class TrimProvider implements ContextProvider {
     }
   }
 
+  /** Mentions a stub keeps at most: error names, tests, paths with line numbers, ids. */
+  static final int STUB_MENTIONS = 6;
+
+  /** Code names a stub keeps at most, besides its mentions. */
+  static final int STUB_NAMES = 8;
+
+  /**
+   * The identifiers still named in the view outside the stale candidates, worked out when the first
+   * stub is made (a trim that stubs nothing pays nothing), then grown by what each stub lists: a
+   * stub names only what the model could not read elsewhere.
+   */
+  private static final class StubNames {
+    private final List<Message> source;
+    private final List<Integer> stale;
+    private Set<String> named;
+
+    StubNames(List<Message> source, List<Integer> stale) {
+      this.source = source;
+      this.stale = stale;
+    }
+
+    /** The mentions and code names of {@code text} to keep, marked as named from now on. */
+    String keep(String text) {
+      if (named == null) {
+        named = new HashSet<>();
+        Set<Integer> candidates = new HashSet<>(stale);
+        for (int i = 0; i < source.size(); i++) {
+          if (!candidates.contains(i)) {
+            Identifiers.forEach(source.get(i), named::add);
+          }
+        }
+      }
+      List<String> mentions = new ArrayList<>();
+      for (String mention : Mentions.of(text, STUB_MENTIONS)) {
+        if (named.add(mention)) {
+          mentions.add(mention);
+        }
+      }
+      List<String> codeNames = Mentions.names(text, STUB_NAMES, named);
+      named.addAll(codeNames);
+      StringBuilder sb = new StringBuilder();
+      if (!mentions.isEmpty()) {
+        sb.append("; mentioned: ").append(String.join(", ", mentions));
+      }
+      if (!codeNames.isEmpty()) {
+        sb.append("; names: `").append(String.join("`, `", codeNames)).append('`');
+      }
+      return sb.toString();
+    }
+  }
+
   private static Message stub(
-      Message m, int messageTokens, ToolCall call, CompressionConfig config) {
+      Message m, int messageTokens, ToolCall call, StubNames names, CompressionConfig config) {
     int tokens = TrimAnalysis.contentTokens(m, messageTokens, config.counter());
+    String kept = names.keep(m.content());
     String ref = config.archive().save(m, m.content());
     String content =
         "[Stale tool output pruned - "
             + tokens
-            + " tokens]"
+            + " tokens"
+            + kept
+            + "]"
             + describe(call)
             + " "
             + ref

@@ -101,6 +101,35 @@ class TrimProviderTest {
   }
 
   @Test
+  void aStub_keepsTheNamesItsOutputDefined_thatNothingElseInTheViewNames() {
+    String module =
+        "def compute_invoice_total(items):\n"
+            + "    return sum(i.price for i in items)\n\n"
+            + "class InvoiceRenderer:\n"
+            + "    def render_pdf(self, invoice_id):\n"
+            + "        return draw_page(invoice_id)\n"
+            + Conv.lines("    # padding line ", 80);
+    List<Message> m =
+        new Conv()
+            .system("You are a coding agent.")
+            .user("Fix the invoice totals.")
+            .tool("read_file", "{\"path\":\"billing/invoice.py\"}", module)
+            .assistant("compute_invoice_total is the entry point.")
+            .assistant("Looking further.")
+            .assistant("Still looking.")
+            .user("Go on.")
+            .build();
+    TrimOutcome o = trim.trim(m, config((int) (tokens(m) / 0.85)).trimTargetRatio(0.7).build());
+    assertThat(o.stubbed()).isEqualTo(1);
+    String stub = o.result().messages().get(3).content();
+    assertThat(stub)
+        .startsWith("[Stale tool output pruned - ")
+        .contains("`InvoiceRenderer`", "`render_pdf`")
+        .doesNotContain("`compute_invoice_total`"); // the assistant still names it
+    assertThat(COUNTER.countMessage(o.result().messages().get(3))).isLessThan(200);
+  }
+
+  @Test
   void parity3_pinnedBigOutput_isUntouched_andTheShortfallIsReported() {
     List<Message> m =
         new Conv()

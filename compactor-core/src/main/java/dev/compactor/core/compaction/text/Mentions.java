@@ -1,6 +1,5 @@
-package dev.compactor.core.compaction.mask;
+package dev.compactor.core.compaction.text;
 
-import dev.compactor.core.compaction.text.CodeNames;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -24,8 +23,10 @@ import java.util.regex.Pattern;
  * is classified with string checks, small patterns running only on tokens that pass them (the
  * masking of a long session reads megabytes). Stateless and thread-safe.
  */
-final class Mentions {
-  static final int MAX_LENGTH = 80;
+public final class Mentions {
+  /** The longest mention kept, in characters. */
+  public static final int MAX_LENGTH = 80;
+
   static final int WINDOW = 20_000;
 
   private enum Kind {
@@ -125,7 +126,7 @@ final class Mentions {
   private Mentions() {}
 
   /** At most {@code max} identifiers named in {@code text}, most useful kinds first. */
-  static List<String> of(String text, int max) {
+  public static List<String> of(String text, int max) {
     List<List<String>> found = new ArrayList<>();
     for (int k = 0; k < Kind.values().length; k++) {
       found.add(new ArrayList<>());
@@ -153,7 +154,7 @@ final class Mentions {
    * occurrence. Read like {@link #of}: the first and last {@value #WINDOW} characters of a long
    * text.
    */
-  static List<String> names(String text, int max, Set<String> exclude) {
+  public static List<String> names(String text, int max, Set<String> exclude) {
     if (max <= 0) {
       return List.of();
     }

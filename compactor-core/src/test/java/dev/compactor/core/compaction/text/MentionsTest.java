@@ -1,4 +1,4 @@
-package dev.compactor.core.compaction.mask;
+package dev.compactor.core.compaction.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
