@@ -9,9 +9,13 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The identifier index of a checkpoint: the names the summarized span used (file paths, function
@@ -47,6 +51,31 @@ final class IdentifierIndex {
   /** Identifiers at most, whatever the budget. */
   static final int MAX_IDENTIFIERS = 400;
 
+  /** Characters of covered text from which the identifiers are found on several threads. */
+  static final long PARALLEL_CHARS = 1 << 20;
+
+  /** The distinct identifiers of each message, in order of first appearance; none if uiOnly. */
+  static List<List<String>> identifiersOf(List<Message> messages) {
+    long chars = 0;
+    for (Message m : messages) {
+      chars += m.content().length();
+    }
+    IntFunction<List<String>> of =
+        i -> {
+          Message m = messages.get(i);
+          if (m.uiOnly()) {
+            return List.of();
+          }
+          Set<String> ids = new LinkedHashSet<>();
+          Identifiers.forEach(m, ids::add);
+          return new ArrayList<>(ids);
+        };
+    IntStream range = IntStream.range(0, messages.size());
+    return (chars >= PARALLEL_CHARS ? range.parallel() : range)
+        .mapToObj(of)
+        .collect(Collectors.toList());
+  }
+
   /**
    * The index, in rank order.
    *
@@ -71,25 +100,21 @@ final class IdentifierIndex {
     for (Message m : kept) {
       Identifiers.forEach(m, named::add);
     }
-    Map<String, double[]> stats = new LinkedHashMap<>(); // weight, last position
+    // Each message's identifiers are found independently (in parallel for a long span, where
+    // this scan is most of a summary's cost), then ranked in order.
     int size = covered.size();
+    List<List<String>> perMessage = identifiersOf(covered);
+    Map<String, double[]> stats = new LinkedHashMap<>(); // weight, last position
     for (int pos = 0; pos < size; pos++) {
       Message m = covered.get(pos);
-      if (m.uiOnly()) {
-        continue;
-      }
       double weight = m.role() == Role.TOOL || m.role() == Role.SYSTEM ? 1.0 : 2.0;
-      Set<String> seen = new HashSet<>();
-      final int p = pos;
-      Identifiers.forEach(
-          m,
-          id -> {
-            if (!named.contains(id) && Identifiers.listable(id) && seen.add(id)) {
-              double[] s = stats.computeIfAbsent(id, k -> new double[2]);
-              s[0] += id.indexOf(' ') >= 0 ? PHRASE * weight : weight;
-              s[1] = p;
-            }
-          });
+      for (String id : perMessage.get(pos)) {
+        if (!named.contains(id) && Identifiers.listable(id)) {
+          double[] s = stats.computeIfAbsent(id, k -> new double[2]);
+          s[0] += id.indexOf(' ') >= 0 ? PHRASE * weight : weight;
+          s[1] = pos;
+        }
+      }
     }
     if (stats.isEmpty()) {
       return List.of();
