@@ -3,6 +3,7 @@ package dev.compactor.replay.facts;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.compactor.core.compaction.text.CodeNames;
 import dev.compactor.core.compaction.text.TextFeatures;
 import dev.compactor.core.compaction.text.TextFeatures.IdentifierKind;
 import dev.compactor.core.message.Message;
@@ -44,85 +45,6 @@ import java.util.Set;
  */
 public final class Facts {
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  private static final Set<String> DEFINERS =
-      Set.of("def", "class", "function", "fn", "func", "interface", "record", "enum");
-
-  /** Names that every view "contains" in some form; counting them would only dilute recall. */
-  private static final Set<String> COMMON =
-      Set.of(
-          "if",
-          "for",
-          "while",
-          "with",
-          "and",
-          "not",
-          "return",
-          "print",
-          "len",
-          "str",
-          "int",
-          "float",
-          "bool",
-          "list",
-          "dict",
-          "set",
-          "tuple",
-          "range",
-          "open",
-          "type",
-          "isinstance",
-          "super",
-          "format",
-          "repr",
-          "sorted",
-          "min",
-          "max",
-          "sum",
-          "any",
-          "all",
-          "map",
-          "filter",
-          "zip",
-          "enumerate",
-          "self",
-          "cls",
-          "get",
-          "append",
-          "join",
-          "split",
-          "strip",
-          "replace",
-          "items",
-          "keys",
-          "values",
-          "echo",
-          "main",
-          "init",
-          "new",
-          "this",
-          "catch",
-          "switch",
-          "elif",
-          "else",
-          "assert",
-          "lambda",
-          "yield",
-          "import",
-          "from",
-          "except",
-          "raise",
-          "try",
-          "sizeof",
-          "hasattr",
-          "getattr",
-          "setattr",
-          "callable",
-          "iter",
-          "next",
-          "abs",
-          "round",
-          "exit");
 
   private Facts() {}
 
@@ -207,76 +129,12 @@ public final class Facts {
     names(text, out);
   }
 
-  /** Function and class names (see the class comment), in one pass. */
+  /**
+   * Function and class names (see the class comment), in one pass: the names {@link CodeNames}
+   * finds, the same definition the compaction strategies use to decide what a placeholder or a
+   * checkpoint keeps.
+   */
   static void names(String text, Set<String> out) {
-    int n = text.length();
-    int i = 0;
-    boolean afterDefiner = false; // "def", "class", … then only spaces up to here
-    while (i < n) {
-      char c = text.charAt(i);
-      if (!isNameStart(c) || (i > 0 && isNamePart(text.charAt(i - 1)))) {
-        if (c != ' ') {
-          afterDefiner = false;
-        }
-        i++;
-        continue;
-      }
-      int start = i;
-      int uppers = 0;
-      boolean lower = false;
-      boolean innerUnderscore = false;
-      while (i < n && isNamePart(text.charAt(i))) {
-        char d = text.charAt(i);
-        if (d >= 'A' && d <= 'Z') {
-          uppers++;
-        } else if (d >= 'a' && d <= 'z') {
-          lower = true;
-        } else if (d == '_' && i > start && i + 1 < n && isNamePart(text.charAt(i + 1))) {
-          innerUnderscore = true;
-        }
-        i++;
-      }
-      int len = i - start;
-      if (len >= 3) {
-        boolean call = i < n && text.charAt(i) == '(';
-        boolean defined = afterDefiner;
-        boolean camel =
-            uppers >= 2 && lower && Character.isUpperCase(text.charAt(start)) && len >= 4;
-        boolean snake = innerUnderscore && lower && len >= 4;
-        if (call || defined || camel || snake) {
-          String name = text.substring(start, i);
-          if (!COMMON.contains(name) && !isCallId(name)) {
-            out.add(name);
-          }
-        }
-      }
-      afterDefiner = isDefiner(text, start, i);
-    }
-  }
-
-  /** Tool call ids ({@code call_…}, {@code toolu_…}, {@code fc_…}) are not facts. */
-  private static boolean isCallId(String name) {
-    return name.startsWith("call_") || name.startsWith("toolu_") || name.startsWith("fc_");
-  }
-
-  private static boolean isDefiner(String text, int start, int end) {
-    int len = end - start;
-    if (len < 2 || len > 9) {
-      return false;
-    }
-    for (String d : DEFINERS) {
-      if (d.length() == len && text.regionMatches(start, d, 0, len)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean isNameStart(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  }
-
-  private static boolean isNamePart(char c) {
-    return isNameStart(c) || (c >= '0' && c <= '9');
+    CodeNames.forEach(text, (name, kind) -> out.add(name));
   }
 }
