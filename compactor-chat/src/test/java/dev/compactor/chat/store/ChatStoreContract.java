@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -376,8 +377,12 @@ public abstract class ChatStoreContract {
 
   private record CallOutcome(int index, ChatTaskResult result, ChatTaskException error) {}
 
+  /**
+   * Fifty calls on 8 threads, each with its own request built from a fresh builder ({@code base}
+   * makes one per call: a builder is not thread-safe).
+   */
   private List<CallOutcome> fiftyCalls(
-      ChatTaskService chats, ChatKey k, ChatTaskRequest.Builder base) throws Exception {
+      ChatTaskService chats, ChatKey k, Supplier<ChatTaskRequest.Builder> base) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       List<Future<CallOutcome>> futures = new ArrayList<>();
@@ -387,7 +392,8 @@ public abstract class ChatStoreContract {
             pool.submit(
                 () -> {
                   ChatTaskRequest req =
-                      base.messages(
+                      base.get()
+                          .messages(
                               Message.builder(Role.USER)
                                   .id("u" + index)
                                   .content("call " + index)
@@ -442,10 +448,11 @@ public abstract class ChatStoreContract {
         fiftyCalls(
             chats,
             k,
-            ChatTaskRequest.builder()
-                .model("openai/gpt-5-mini")
-                .stopOnHighMessages(null)
-                .stopOnHighInteractions(40));
+            () ->
+                ChatTaskRequest.builder()
+                    .model("openai/gpt-5-mini")
+                    .stopOnHighMessages(null)
+                    .stopOnHighInteractions(40));
 
     assertThat(outcomes.stream().filter(o -> o.result() != null)).hasSize(40);
     assertThat(outcomes.stream().filter(o -> o.error() != null))
@@ -478,7 +485,9 @@ public abstract class ChatStoreContract {
     // message would exceed 61, so calls succeed while the history holds 0, 2, …, 60 messages.
     List<CallOutcome> outcomes =
         fiftyCalls(
-            chats, k, ChatTaskRequest.builder().model("openai/gpt-5-mini").stopOnHighMessages(61));
+            chats,
+            k,
+            () -> ChatTaskRequest.builder().model("openai/gpt-5-mini").stopOnHighMessages(61));
 
     assertThat(outcomes.stream().filter(o -> o.result() != null)).hasSize(31);
     assertThat(outcomes.stream().filter(o -> o.error() != null))
