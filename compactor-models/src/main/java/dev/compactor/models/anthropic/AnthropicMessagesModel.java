@@ -12,9 +12,9 @@ import dev.compactor.models.ModelProvider;
 import dev.compactor.models.internal.ClientSetup;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
+import dev.compactor.models.internal.StreamSession;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A client of the Anthropic Messages API ({@code POST {base}/v1/messages}).
@@ -89,34 +89,22 @@ public final class AnthropicMessagesModel extends HttpChatModel {
   }
 
   @Override
-  public ChatResponse chat(ChatRequest request) {
-    String model = modelFor(request);
-    ObjectNode body = body(request, model, false);
-    JsonNode root =
-        setup.transport().postJson(setup.endpoint("/v1/messages"), headers(request), body, model);
+  protected String path() {
+    return "/v1/messages";
+  }
+
+  @Override
+  protected ChatResponse response(JsonNode root, ChatRequest request, String model) {
     return AnthropicWire.response(root, this, request, model);
   }
 
   @Override
-  public ChatResponse stream(ChatRequest request, StreamListener listener) {
-    Objects.requireNonNull(listener, "listener");
-    String model = modelFor(request);
-    ObjectNode body = body(request, model, true);
-    return streamed(
-        "/v1/messages",
-        headers(request),
-        body,
-        model,
-        listener,
-        () -> new AnthropicStream(this, request, model, listener));
+  protected StreamSession session(ChatRequest request, String model, StreamListener listener) {
+    return new AnthropicStream(this, request, model, listener);
   }
 
-  /** The JSON body this client would send for {@code request} (for tests and debugging). */
-  public ObjectNode body(ChatRequest request, boolean stream) {
-    return body(request, modelFor(request), stream);
-  }
-
-  private ObjectNode body(ChatRequest request, String model, boolean stream) {
+  @Override
+  protected ObjectNode body(ChatRequest request, String model, boolean stream) {
     if (request.compactThreshold() != null) {
       throw new IllegalArgumentException(
           "compactThreshold is the OpenAI Responses API's compaction; for anthropic/"
@@ -130,7 +118,8 @@ public final class AnthropicMessagesModel extends HttpChatModel {
     return AnthropicWire.request(request, model, maxTokens, stream);
   }
 
-  private Map<String, String> headers(ChatRequest request) {
+  @Override
+  protected Map<String, String> ownHeaders(ChatRequest request) {
     Map<String, String> h = new LinkedHashMap<>();
     if (setup.apiKey() != null) {
       h.put("x-api-key", setup.apiKey());
@@ -139,7 +128,7 @@ public final class AnthropicMessagesModel extends HttpChatModel {
     if (request.anthropicContextManagement() != null) {
       h.put("anthropic-beta", String.join(",", request.anthropicContextManagement().betas()));
     }
-    return headers(h);
+    return h;
   }
 
   ErrorMapper errorMapper() {

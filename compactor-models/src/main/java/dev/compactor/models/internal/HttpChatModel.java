@@ -1,18 +1,23 @@
 package dev.compactor.models.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.StreamListener;
+import dev.compactor.models.ModelProvider;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Base of the HTTP clients: provider, model, API, settings, and the checks every request passes.
- * Subclasses are immutable and thread-safe.
+ * Base of the HTTP clients: provider, model, API, settings, and one request path for every API: a
+ * subclass names its endpoint, builds headers and body, and reads a reply and a stream; {@link
+ * #chat} and {@link #stream} post them through the shared transport (retries, error mapping, key
+ * redaction). Subclasses are immutable and thread-safe.
  */
 public abstract class HttpChatModel implements ChatModel {
   protected final ClientSetup setup;
@@ -41,6 +46,76 @@ public abstract class HttpChatModel implements ChatModel {
   /** The base URL requests go to. */
   public String baseUrl() {
     return setup.baseUri().toString();
+  }
+
+  /** The path of the API's endpoint under the base URL, e.g. {@code /chat/completions}. */
+  protected abstract String path();
+
+  /** The headers of {@code request} besides the configured extra headers. */
+  protected abstract Map<String, String> ownHeaders(ChatRequest request);
+
+  /** The JSON body of {@code request} for {@code model}. */
+  protected abstract ObjectNode body(ChatRequest request, String model, boolean stream);
+
+  /** The response read from a non-streaming reply. */
+  protected abstract ChatResponse response(JsonNode root, ChatRequest request, String model);
+
+  /** A new reader of the event stream of one attempt. */
+  protected abstract StreamSession session(
+      ChatRequest request, String model, StreamListener listener);
+
+  @Override
+  public ChatResponse chat(ChatRequest request) {
+    String model = modelFor(request);
+    JsonNode root =
+        setup
+            .transport()
+            .postJson(
+                setup.endpoint(path()),
+                headers(ownHeaders(request)),
+                body(request, model, false),
+                model);
+    return response(root, request, model);
+  }
+
+  @Override
+  public ChatResponse stream(ChatRequest request, StreamListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    String model = modelFor(request);
+    return streamed(
+        path(),
+        headers(ownHeaders(request)),
+        body(request, model, true),
+        model,
+        listener,
+        () -> session(request, model, listener));
+  }
+
+  /** The JSON body this client would send for {@code request} (for tests and debugging). */
+  public ObjectNode body(ChatRequest request, boolean stream) {
+    return body(request, modelFor(request), stream);
+  }
+
+  /** {@code Authorization: Bearer <key>} when there is a key (the OpenAI-style APIs). */
+  protected Map<String, String> bearerAuthorization() {
+    Map<String, String> h = new LinkedHashMap<>();
+    if (setup.apiKey() != null) {
+      h.put("Authorization", "Bearer " + setup.apiKey());
+    }
+    return h;
+  }
+
+  /**
+   * {@code provider}, checked to serve an OpenAI-style API here (every provider but Anthropic).
+   *
+   * @param api the API's name for the error, e.g. {@code "Chat Completions"}
+   */
+  protected static ModelProvider notAnthropic(ModelProvider provider, String api) {
+    Objects.requireNonNull(provider, "provider");
+    if (provider == ModelProvider.ANTHROPIC) {
+      throw new IllegalArgumentException("Anthropic does not serve " + api + " here");
+    }
+    return provider;
   }
 
   /** The model a request goes to. */

@@ -11,9 +11,8 @@ import dev.compactor.models.ModelProvider;
 import dev.compactor.models.internal.ClientSetup;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
-import java.util.LinkedHashMap;
+import dev.compactor.models.internal.StreamSession;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A client of OpenAI Chat Completions ({@code POST {base}/chat/completions}), for OpenAI itself and
@@ -56,48 +55,29 @@ public final class OpenAiChatCompletionsModel extends HttpChatModel {
   public OpenAiChatCompletionsModel(
       ModelProvider provider, String model, ChatModelOptions options) {
     super(
-        ClientSetup.resolve(checkProvider(provider), model, options, OpenAiErrorMapper::new),
+        ClientSetup.resolve(
+            notAnthropic(provider, "Chat Completions"), model, options, OpenAiErrorMapper::new),
         ModelApi.CHAT_COMPLETIONS);
     this.maxTokensField = provider == ModelProvider.OPENAI ? "max_completion_tokens" : "max_tokens";
   }
 
-  private static ModelProvider checkProvider(ModelProvider p) {
-    Objects.requireNonNull(p, "provider");
-    if (p == ModelProvider.ANTHROPIC) {
-      throw new IllegalArgumentException("Anthropic does not serve Chat Completions here");
-    }
-    return p;
+  @Override
+  protected String path() {
+    return "/chat/completions";
   }
 
   @Override
-  public ChatResponse chat(ChatRequest request) {
-    String model = modelFor(request);
-    ObjectNode body = body(request, model, false);
-    JsonNode root =
-        setup.transport().postJson(setup.endpoint("/chat/completions"), headers(), body, model);
+  protected ChatResponse response(JsonNode root, ChatRequest request, String model) {
     return ChatCompletionsWire.response(root, this, request, model);
   }
 
   @Override
-  public ChatResponse stream(ChatRequest request, StreamListener listener) {
-    Objects.requireNonNull(listener, "listener");
-    String model = modelFor(request);
-    ObjectNode body = body(request, model, true);
-    return streamed(
-        "/chat/completions",
-        headers(),
-        body,
-        model,
-        listener,
-        () -> new ChatCompletionsStream(this, request, model, listener));
+  protected StreamSession session(ChatRequest request, String model, StreamListener listener) {
+    return new ChatCompletionsStream(this, request, model, listener);
   }
 
-  /** The JSON body this client would send for {@code request} (for tests and debugging). */
-  public ObjectNode body(ChatRequest request, boolean stream) {
-    return body(request, modelFor(request), stream);
-  }
-
-  private ObjectNode body(ChatRequest request, String model, boolean stream) {
+  @Override
+  protected ObjectNode body(ChatRequest request, String model, boolean stream) {
     if (request.compactThreshold() != null) {
       throw new IllegalArgumentException(
           "compactThreshold needs the OpenAI Responses API; "
@@ -113,12 +93,9 @@ public final class OpenAiChatCompletionsModel extends HttpChatModel {
     return ChatCompletionsWire.request(request, model, stream, maxTokensField);
   }
 
-  private Map<String, String> headers() {
-    Map<String, String> h = new LinkedHashMap<>();
-    if (setup.apiKey() != null) {
-      h.put("Authorization", "Bearer " + setup.apiKey());
-    }
-    return headers(h);
+  @Override
+  protected Map<String, String> ownHeaders(ChatRequest request) {
+    return bearerAuthorization();
   }
 
   ErrorMapper errorMapper() {

@@ -15,12 +15,11 @@ import dev.compactor.models.internal.ClientSetup;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.Json;
+import dev.compactor.models.internal.StreamSession;
 import dev.compactor.models.internal.Usages;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A client of the OpenAI Responses API ({@code POST {base}/responses}), stateless: every request
@@ -65,39 +64,24 @@ public final class OpenAiResponsesModel extends HttpChatModel {
    */
   public OpenAiResponsesModel(ModelProvider provider, String model, ChatModelOptions options) {
     super(
-        ClientSetup.resolve(checkProvider(provider), model, options, OpenAiErrorMapper::new),
+        ClientSetup.resolve(
+            notAnthropic(provider, "the Responses API"), model, options, OpenAiErrorMapper::new),
         ModelApi.RESPONSES);
   }
 
-  private static ModelProvider checkProvider(ModelProvider p) {
-    Objects.requireNonNull(p, "provider");
-    if (p == ModelProvider.ANTHROPIC) {
-      throw new IllegalArgumentException("Anthropic does not serve the Responses API here");
-    }
-    return p;
+  @Override
+  protected String path() {
+    return "/responses";
   }
 
   @Override
-  public ChatResponse chat(ChatRequest request) {
-    String model = modelFor(request);
-    ObjectNode body = body(request, model, false);
-    JsonNode root =
-        setup.transport().postJson(setup.endpoint("/responses"), headers(), body, model);
+  protected ChatResponse response(JsonNode root, ChatRequest request, String model) {
     return ResponsesWire.response(root, this, request, model);
   }
 
   @Override
-  public ChatResponse stream(ChatRequest request, StreamListener listener) {
-    Objects.requireNonNull(listener, "listener");
-    String model = modelFor(request);
-    ObjectNode body = body(request, model, true);
-    return streamed(
-        "/responses",
-        headers(),
-        body,
-        model,
-        listener,
-        () -> new ResponsesStream(this, request, model, listener));
+  protected StreamSession session(ChatRequest request, String model, StreamListener listener) {
+    return new ResponsesStream(this, request, model, listener);
   }
 
   /**
@@ -117,7 +101,10 @@ public final class OpenAiResponsesModel extends HttpChatModel {
     }
     ObjectNode body = ResponsesWire.compactRequest(request, model);
     JsonNode root =
-        setup.transport().postJson(setup.endpoint("/responses/compact"), headers(), body, model);
+        setup
+            .transport()
+            .postJson(
+                setup.endpoint("/responses/compact"), headers(bearerAuthorization()), body, model);
     if (root.path("error").isObject()) {
       throw mapper().fromStreamEvent(Json.write(root.get("error")), model, null);
     }
@@ -132,12 +119,8 @@ public final class OpenAiResponsesModel extends HttpChatModel {
         Json.text(root, "id"), messages, items, Usages.responses(root.get("usage")));
   }
 
-  /** The JSON body this client would send for {@code request} (for tests and debugging). */
-  public ObjectNode body(ChatRequest request, boolean stream) {
-    return body(request, modelFor(request), stream);
-  }
-
-  private ObjectNode body(ChatRequest request, String model, boolean stream) {
+  @Override
+  protected ObjectNode body(ChatRequest request, String model, boolean stream) {
     if (request.anthropicContextManagement() != null) {
       throw new IllegalArgumentException(
           "Anthropic context management needs the Anthropic Messages API, not responses");
@@ -145,12 +128,9 @@ public final class OpenAiResponsesModel extends HttpChatModel {
     return ResponsesWire.request(request, model, stream);
   }
 
-  private Map<String, String> headers() {
-    Map<String, String> h = new LinkedHashMap<>();
-    if (setup.apiKey() != null) {
-      h.put("Authorization", "Bearer " + setup.apiKey());
-    }
-    return headers(h);
+  @Override
+  protected Map<String, String> ownHeaders(ChatRequest request) {
+    return bearerAuthorization();
   }
 
   ErrorMapper errorMapper() {
