@@ -42,63 +42,6 @@ public final class Mentions {
     }
   }
 
-  private static final Set<String> EXTENSIONS =
-      Set.of(
-          "java",
-          "kt",
-          "kts",
-          "scala",
-          "groovy",
-          "py",
-          "pyi",
-          "ipynb",
-          "js",
-          "mjs",
-          "cjs",
-          "ts",
-          "tsx",
-          "jsx",
-          "go",
-          "rs",
-          "rb",
-          "php",
-          "c",
-          "h",
-          "cc",
-          "cpp",
-          "hpp",
-          "cs",
-          "swift",
-          "m",
-          "sh",
-          "bash",
-          "zsh",
-          "sql",
-          "html",
-          "css",
-          "scss",
-          "vue",
-          "svelte",
-          "md",
-          "rst",
-          "txt",
-          "json",
-          "jsonl",
-          "yml",
-          "yaml",
-          "toml",
-          "xml",
-          "gradle",
-          "properties",
-          "ini",
-          "cfg",
-          "conf",
-          "lock",
-          "csv",
-          "tsv",
-          "log",
-          "proto",
-          "tf");
   private static final Pattern ERROR =
       Pattern.compile("[A-Z][\\w$]*(?:Error|Exception|Failure|Fault)");
   private static final Pattern TEST_CLASS =
@@ -311,7 +254,7 @@ public final class Mentions {
     int dot = t.lastIndexOf('.');
     int end = t.indexOf(':', dot);
     String ext = t.substring(dot + 1, end < 0 ? t.length() : end);
-    return EXTENSIONS.contains(ext);
+    return TextFeatures.isKnownExtension(ext);
   }
 
   private static boolean endsWithErrorWord(String s) {

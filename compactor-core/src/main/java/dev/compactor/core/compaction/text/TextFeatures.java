@@ -559,6 +559,11 @@ public final class TextFeatures {
     return null;
   }
 
+  /** True when {@code ext} (without the dot, lower case) is a known file extension. */
+  static boolean isKnownExtension(String ext) {
+    return EXTENSIONS.contains(ext);
+  }
+
   /** True for {@code name.ext} where ext is a known file extension and name has a letter. */
   static boolean hasKnownExtension(String name) {
     return hasKnownExtension(name, 0, name.length());
