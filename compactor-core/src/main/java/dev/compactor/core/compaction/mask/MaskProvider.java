@@ -179,7 +179,7 @@ public final class MaskProvider implements ContextProvider {
     Set<Integer> targetSet = new HashSet<>(targets);
     for (int i = 0; i < messages.size(); i++) {
       if (!targetSet.contains(i)) {
-        Identifiers.forEach(messages.get(i), named::add);
+        named.addAll(Identifiers.of(messages.get(i)));
       }
     }
     for (int i : targets) {

@@ -9,7 +9,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,7 +53,7 @@ final class IdentifierIndex {
   /** Characters of covered text from which the identifiers are found on several threads. */
   static final long PARALLEL_CHARS = 1 << 20;
 
-  /** The distinct identifiers of each message, in order of first appearance; none if uiOnly. */
+  /** The distinct identifiers of each message ({@link Identifiers#of}). */
   static List<List<String>> identifiersOf(List<Message> messages) {
     long chars = 0;
     for (Message m : messages) {
@@ -62,13 +61,7 @@ final class IdentifierIndex {
     }
     IntFunction<List<String>> of =
         i -> {
-          Message m = messages.get(i);
-          if (m.uiOnly()) {
-            return List.of();
-          }
-          Set<String> ids = new LinkedHashSet<>();
-          Identifiers.forEach(m, ids::add);
-          return new ArrayList<>(ids);
+          return Identifiers.of(messages.get(i));
         };
     IntStream range = IntStream.range(0, messages.size());
     return (chars >= PARALLEL_CHARS ? range.parallel() : range)
@@ -98,7 +91,7 @@ final class IdentifierIndex {
     Set<String> named = new HashSet<>(checkpoint.identifiers());
     Identifiers.forEach(checkpoint.render(), named::add);
     for (Message m : kept) {
-      Identifiers.forEach(m, named::add);
+      named.addAll(Identifiers.of(m));
     }
     // Each message's identifiers are found independently (in parallel for a long span, where
     // this scan is most of a summary's cost), then ranked in order.

@@ -4,6 +4,11 @@ import dev.compactor.core.compaction.text.TextFeatures.IdentifierKind;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.ReasoningBlock;
 import dev.compactor.core.message.ToolCall;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -62,6 +67,31 @@ public final class Identifiers {
       }
     }
   }
+
+  /**
+   * The distinct identifiers of a message (as {@link #forEach(Message, Consumer)} finds them), in
+   * order of first appearance; empty for a {@code uiOnly} message. Remembered per message (a weak
+   * map, like token counts): the strategies ask again for the same messages — a checkpoint's span
+   * was the kept tail of the previous one, a placeholder's view is mostly the last view — and
+   * scanning a long log for names costs far more than a lookup.
+   */
+  public static List<String> of(Message m) {
+    synchronized (BY_MESSAGE) {
+      List<String> known = BY_MESSAGE.get(m);
+      if (known != null) {
+        return known;
+      }
+    }
+    Set<String> ids = new LinkedHashSet<>();
+    forEach(m, ids::add);
+    List<String> list = List.copyOf(ids);
+    synchronized (BY_MESSAGE) {
+      BY_MESSAGE.put(m, list);
+    }
+    return list;
+  }
+
+  private static final Map<Message, List<String>> BY_MESSAGE = new WeakHashMap<>();
 
   /** Whether a compaction can list {@code id} in backticks on one line. */
   public static boolean listable(String id) {

@@ -392,7 +392,7 @@ public final class TrimProvider implements ContextProvider {
         Set<Integer> candidates = new HashSet<>(stale);
         for (int i = 0; i < source.size(); i++) {
           if (!candidates.contains(i)) {
-            Identifiers.forEach(source.get(i), named::add);
+            named.addAll(Identifiers.of(source.get(i)));
           }
         }
       }
