@@ -5,6 +5,7 @@ import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.summary.SummarizeProvider;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
@@ -39,7 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code cold}: token counting from scratch: each call counts with a new cl100k counter whose
  *       name is new too, so neither its caches nor the shared content-hash cache knows a single
- *       message or line (the first compaction after a conversation is loaded in a new process).
+ *       message or line, and the identifiers remembered per message are forgotten (the first
+ *       compaction after a conversation is loaded in a new process).
  *   <li>{@code warm}: the counts of the conversation are cached, as they are in a running session
  *       (the per-turn check has counted every message already); what the compaction writes (stubs,
  *       cut outputs, extracts) is counted through the shared cache, where equal text from an
@@ -151,6 +153,7 @@ public class CompactionBenchmark {
   /** Compaction with every token counted from scratch. */
   @Benchmark
   public CompactionResult cold() {
+    Identifiers.forgetAll(); // nor are the messages' identifiers known in a new process
     TokenCounter fresh =
         TokenCounters.custom(
             "cl100k-cold-" + COLD.incrementAndGet(),
