@@ -16,19 +16,7 @@ public final class Usages {
    * completion_tokens_details.reasoning_tokens}; null when absent.
    */
   public static Usage chatCompletions(JsonNode u) {
-    if (u == null || !u.isObject()) {
-      return null;
-    }
-    long prompt = nz(Json.count(u, "prompt_tokens"));
-    JsonNode pd = u.get("prompt_tokens_details");
-    long cached = nz(Json.count(pd, "cached_tokens"));
-    long write = nz(Json.count(pd, "cache_write_tokens"));
-    return new Usage(
-        Math.max(0, prompt - cached - write),
-        nz(Json.count(u, "completion_tokens")),
-        cached,
-        write,
-        nz(Json.count(u.get("completion_tokens_details"), "reasoning_tokens")));
+    return openAiStyle(u, "prompt_tokens", "completion_tokens");
   }
 
   /**
@@ -37,19 +25,27 @@ public final class Usages {
    * output_tokens_details.reasoning_tokens}; null when absent.
    */
   public static Usage responses(JsonNode u) {
+    return openAiStyle(u, "input_tokens", "output_tokens");
+  }
+
+  /**
+   * The OpenAI shape: an input total that includes {@code <input>_details.cached_tokens} and {@code
+   * cache_write_tokens}, an output total with {@code <output>_details.reasoning_tokens}.
+   */
+  private static Usage openAiStyle(JsonNode u, String inputField, String outputField) {
     if (u == null || !u.isObject()) {
       return null;
     }
-    long input = nz(Json.count(u, "input_tokens"));
-    JsonNode d = u.get("input_tokens_details");
+    long input = nz(Json.count(u, inputField));
+    JsonNode d = u.get(inputField + "_details");
     long cached = nz(Json.count(d, "cached_tokens"));
     long write = nz(Json.count(d, "cache_write_tokens"));
     return new Usage(
         Math.max(0, input - cached - write),
-        nz(Json.count(u, "output_tokens")),
+        nz(Json.count(u, outputField)),
         cached,
         write,
-        nz(Json.count(u.get("output_tokens_details"), "reasoning_tokens")));
+        nz(Json.count(u.get(outputField + "_details"), "reasoning_tokens")));
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.compactor.core.compaction.trim;
 
 import dev.compactor.core.compaction.text.Sentences;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,7 +82,7 @@ final class ExtractiveCompression {
       long s = Math.round(-Sentences.score(u.text(), u.index(), n) * 1000);
       keys[u.index()] = (s << 32) | u.index();
     }
-    java.util.Arrays.sort(keys);
+    Arrays.sort(keys);
     boolean[] kept = new boolean[n];
     for (int k = 0; k < keep; k++) {
       kept[(int) keys[k]] = true;

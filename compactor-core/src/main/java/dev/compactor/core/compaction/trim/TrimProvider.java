@@ -140,7 +140,7 @@ public final class TrimProvider implements ContextProvider {
         run.phase(
             a.stale,
             i -> a.tokens[i] - STUB_TOKENS,
-            i -> i,
+            null,
             (i, m, x) -> stub(m, a.tokens[i], a.calls.get(m.toolCallId()), names, config));
     long keptPerCut =
         (long) (config.maxToolResultTokens() * (Truncation.HEAD_SHARE + Truncation.TAIL_SHARE))
@@ -275,9 +275,9 @@ public final class TrimProvider implements ContextProvider {
     }
 
     /**
-     * Replaces candidates in order until the target is reached: {@code work} prepares a batch
-     * (null: leave that one), {@code rewrite} builds each replacement, which is kept when it has
-     * fewer tokens.
+     * Replaces candidates in order until the target is reached: {@code work} prepares a batch (a
+     * null result: leave that one; no {@code work}: nothing to prepare, {@code rewrite} gets null),
+     * {@code rewrite} builds each replacement, which is kept when it has fewer tokens.
      *
      * @return {replaced messages, tokens saved}
      */
@@ -297,14 +297,14 @@ public final class TrimProvider implements ContextProvider {
       for (int from = 0; from < open.size() && !reached(); ) {
         List<Integer> batch = batch(open, from, saving);
         from += batch.size();
-        List<T> prepared = prepare(batch, work);
+        List<T> prepared = work == null ? null : prepare(batch, work);
         for (int b = 0; b < batch.size() && !reached(); b++) {
           int i = batch.get(b);
-          if (prepared.get(b) == null) {
+          if (prepared != null && prepared.get(b) == null) {
             continue;
           }
           Message m = source.get(i);
-          Message replacement = rewrite.build(i, m, prepared.get(b));
+          Message replacement = rewrite.build(i, m, prepared == null ? null : prepared.get(b));
           int t = counter.countMessage(replacement);
           if (t >= tokens[i]) {
             continue;
