@@ -211,34 +211,16 @@ public final class TestPostgres {
 
   /** Initialised once, on the first {@link #server()}. */
   private static final class Holder {
-    static final Server SERVER = choose();
+    static final Server SERVER = fromSwitch();
   }
 
-  private static Server choose() {
+  private static Server fromSwitch() {
     String property = System.getProperty(PROPERTY);
     String source =
         property != null ? "system property " + PROPERTY : "environment variable " + VARIABLE;
     Choice choice = parse(property != null ? property : System.getenv(VARIABLE), source);
-    Server server =
-        switch (choice.mode()) {
-          case AUTO -> {
-            String failure = answers(LOCAL);
-            if (failure == null) {
-              yield LOCAL;
-            }
-            System.err.println(
-                "TestPostgres: no PostgreSQL answers at "
-                    + LOCAL.host()
-                    + ":"
-                    + LOCAL.port()
-                    + " ("
-                    + failure
-                    + "); starting an embedded one");
-            yield startEmbedded().server;
-          }
-          case LOCAL, URL -> requireAnswer(choice.server(), source);
-          case EMBEDDED -> startEmbedded().server;
-        };
+    // An embedded server started here lives as long as the JVM: its shutdown hook stops it.
+    Server server = start(choice, source, LOCAL).server();
     System.err.println(
         "TestPostgres: using the "
             + server
@@ -248,6 +230,47 @@ public final class TestPostgres {
             + choice.mode().name().toLowerCase(Locale.ROOT)
             + ")");
     return server;
+  }
+
+  /** The chosen server and, when it was started here, the embedded server to close. */
+  record Started(Server server, Embedded embedded) implements AutoCloseable {
+    @Override
+    public void close() throws IOException {
+      if (embedded != null) {
+        embedded.close();
+      }
+    }
+  }
+
+  /**
+   * Carries out {@code choice}, read from {@code source}, with {@code local} as the local server.
+   *
+   * @throws IllegalStateException when the choice names a server that does not answer
+   */
+  static Started start(Choice choice, String source, Server local) {
+    return switch (choice.mode()) {
+      case AUTO -> {
+        String failure = answers(local);
+        if (failure == null) {
+          yield new Started(local, null);
+        }
+        System.err.println(
+            "TestPostgres: no PostgreSQL answers at "
+                + local.host()
+                + ":"
+                + local.port()
+                + " ("
+                + failure
+                + "); starting an embedded one");
+        Embedded embedded = startEmbedded();
+        yield new Started(embedded.server, embedded);
+      }
+      case LOCAL, URL -> new Started(requireAnswer(choice.server(), source), null);
+      case EMBEDDED -> {
+        Embedded embedded = startEmbedded();
+        yield new Started(embedded.server, embedded);
+      }
+    };
   }
 
   /**

@@ -71,12 +71,7 @@ class TestPostgresTest {
 
   @Test
   void answers_aClosedPort_saysWhy() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    Server closed = new Server("127.0.0.1", port, "test", "postgres", null, "PostgreSQL");
-    assertThat(TestPostgres.answers(closed)).isNotBlank();
+    assertThat(TestPostgres.answers(closedPort())).isNotBlank();
   }
 
   @Test
@@ -109,14 +104,17 @@ class TestPostgresTest {
   }
 
   /**
-   * The fallback runs in every build, whichever server the others use: a real PostgreSQL starts
-   * from the Maven artifacts, takes a login, and is gone once closed.
+   * The fallback runs in every build, whichever server the other tests use: with no local server
+   * answering, a real PostgreSQL starts from the Maven artifacts, takes a login, and is gone once
+   * closed.
    */
   @Test
-  void embedded_startsARealServer_thatStopsWhenClosed() throws Exception {
+  void auto_withNoLocalServer_startsAnEmbeddedOne_thatStopsWhenClosed() throws Exception {
+    Server closed = closedPort();
     Server server;
-    try (TestPostgres.Embedded embedded = TestPostgres.startEmbedded()) {
-      server = embedded.server;
+    try (TestPostgres.Started started =
+        TestPostgres.start(TestPostgres.parse("auto", SOURCE), SOURCE, closed)) {
+      server = started.server();
       assertThat(server.origin()).startsWith("embedded PostgreSQL ");
       assertThat(TestPostgres.answers(server)).isNull();
       try (Connection c = server.connect();
@@ -133,6 +131,30 @@ class TestPostgresTest {
       assertThat(schemaExists(server, schema)).isTrue();
     }
     assertThat(TestPostgres.answers(server)).as("stopped after close").isNotNull();
+  }
+
+  @Test
+  void localOrUrl_thatDoesNotAnswer_failsNamingTheSwitch() throws Exception {
+    Server closed = closedPort();
+    assertThatThrownBy(
+            () -> TestPostgres.start(new Choice(Mode.LOCAL, closed), SOURCE, closed).close())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(SOURCE)
+        .hasMessageContaining("127.0.0.1:" + closed.port())
+        .hasMessageContaining("does not answer");
+    Choice url = TestPostgres.parse("jdbc:postgresql://127.0.0.1:" + closed.port() + "/x", SOURCE);
+    assertThatThrownBy(() -> TestPostgres.start(url, SOURCE, TestPostgres.LOCAL).close())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("does not answer");
+  }
+
+  /** A server on a port of this machine that nothing listens on. */
+  private static Server closedPort() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    return new Server("127.0.0.1", port, "test", "postgres", null, "PostgreSQL");
   }
 
   private static boolean schemaExists(Server server, String schema) throws SQLException {
