@@ -199,7 +199,8 @@ public final class FakeModelServer implements AutoCloseable {
 
   /**
    * The server's estimate of a request's prompt tokens: the {@linkplain Builder#tokenCounter
-   * counter} applied to the text of its system prompt, conversation and tools.
+   * counter} applied to the text of its system prompt, conversation and tools (every string value,
+   * each followed by a line break, except roles, types and ids).
    */
   public long estimatePromptTokens(JsonNode body) {
     StringBuilder text = new StringBuilder();
@@ -403,9 +404,22 @@ public final class FakeModelServer implements AutoCloseable {
     }
   }
 
+  /** Field names whose values are structure, not text a model reads. */
+  private static final java.util.Set<String> STRUCTURE =
+      java.util.Set.of(
+          "role", "type", "id", "call_id", "tool_call_id", "tool_use_id", "cache_control");
+
   private static void appendText(JsonNode node, StringBuilder out) {
     if (node.isTextual()) {
       out.append(node.asText()).append('\n');
+    } else if (node.isObject()) {
+      node.fields()
+          .forEachRemaining(
+              e -> {
+                if (!STRUCTURE.contains(e.getKey())) {
+                  appendText(e.getValue(), out);
+                }
+              });
     } else {
       for (JsonNode child : node) {
         appendText(child, out);

@@ -1,7 +1,9 @@
 package dev.compactor.testkit.model;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -28,13 +30,15 @@ public record RecordedRequest(
     String body,
     WireFormat format,
     String rejection) {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Decimals stay exact ({@code BigDecimal}), so a body can be compared with a golden file. */
+  private static final ObjectMapper JSON =
+      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
   public RecordedRequest {
     headers = Map.copyOf(headers);
   }
 
-  /** The body as JSON ({@link MissingNode} when it is not JSON). */
+  /** The body as JSON, decimals as {@code BigDecimal} ({@link MissingNode} when it is not JSON). */
   public JsonNode json() {
     try {
       JsonNode n = JSON.readTree(body);
