@@ -1,5 +1,6 @@
 package dev.compactor.chat.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -43,10 +44,12 @@ public abstract class ChatTaskFixture {
     return b.ids(() -> "sum-" + uuids.incrementAndGet());
   }
 
+  /** Every test: the service never sent a request the provider would refuse. */
   @AfterEach
   void stopFixture() {
     store.close();
     server.close();
+    assertThat(server.fake().rejections()).as("requests a provider would refuse").isEmpty();
   }
 
   /** One call from the JSON a client would send. */
