@@ -1,9 +1,12 @@
 package dev.compactor.chat;
 
-import dev.compactor.chat.ChatTaskException.Code;
-import dev.compactor.chat.compaction.CompactionReport;
-import dev.compactor.chat.compaction.CompactionReport.ProviderReport;
-import dev.compactor.chat.compaction.CompactionReport.SummaryReport;
+import dev.compactor.chat.base.CallUsage;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
+import dev.compactor.chat.base.CompactionDetails;
+import dev.compactor.chat.base.CompactionDetails.ProviderReport;
+import dev.compactor.chat.base.CompactionDetails.SummaryReport;
 import dev.compactor.chat.compaction.Reasons;
 import dev.compactor.chat.compaction.SummaryCompactor;
 import dev.compactor.chat.pricing.PriceTable;
@@ -294,8 +297,8 @@ public final class ChatTaskService {
             rec.version(),
             rec.createdAt(),
             now);
-    CompactionReport report =
-        settings.exists() ? new CompactionReport(summaryReport, providerReport) : null;
+    CompactionDetails report =
+        settings.exists() ? new CompactionDetails(summaryReport, providerReport) : null;
     ChatDetails details =
         new ChatDetails(
             api, model, newHistory.size(), interactions, report, summaryUsage, overflowRetries);
@@ -346,7 +349,7 @@ public final class ChatTaskService {
       throw new ChatTaskException(
           Code.SUMMARIZE_FAILED,
           e.getMessage() + "; the chat is unchanged",
-          new CompactionReport(failed, provider),
+          new CompactionDetails(failed, provider),
           e);
     }
   }

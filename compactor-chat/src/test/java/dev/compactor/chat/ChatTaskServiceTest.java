@@ -3,7 +3,8 @@ package dev.compactor.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.chat.ChatTaskException.Code;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.store.ArchivedMessage;
 import dev.compactor.chat.testing.ChatTaskFixture;
 import dev.compactor.chat.testing.ModelServer;

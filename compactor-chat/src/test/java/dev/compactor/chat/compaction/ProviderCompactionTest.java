@@ -115,7 +115,7 @@ class ProviderCompactionTest extends ChatTaskFixture {
         """);
     callFails(
         "{\"submit_to_model\": false, \"compaction\": {\"summary\": {\"enabled\": true}}}",
-        dev.compactor.chat.ChatTaskException.Code.INVALID_SETTINGS);
+        dev.compactor.chat.base.ChatTaskException.Code.INVALID_SETTINGS);
 
     JsonNode r =
         callJson(

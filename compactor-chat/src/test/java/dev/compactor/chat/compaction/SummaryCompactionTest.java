@@ -3,9 +3,9 @@ package dev.compactor.chat.compaction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.chat.ChatTaskException;
-import dev.compactor.chat.ChatTaskException.Code;
 import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.store.ArchivedMessage;
 import dev.compactor.chat.store.SummaryRecord;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.chat.ChatKey;
-import dev.compactor.chat.ChatTaskException;
 import dev.compactor.chat.ChatTaskResult;
 import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.store.ChatSnapshot;
 import dev.compactor.chat.store.SqliteChatStore;
