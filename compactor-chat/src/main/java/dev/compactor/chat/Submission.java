@@ -1,0 +1,57 @@
+package dev.compactor.chat;
+
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.view.ViewValidator;
+import dev.compactor.core.view.Violation;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Checks a call that goes to the model before anything is spent on it (a summary call included): it
+ * names a model (or the chat has one), there is something to send, the client can be made, and the
+ * history with the call's messages is one the model accepts.
+ */
+final class Submission {
+  private final ModelResolver models;
+
+  Submission(ModelResolver models) {
+    this.models = models;
+  }
+
+  /** Sets {@link TaskCall#chatModel} for a submitted call; does nothing for another. */
+  void check(TaskCall call) {
+    if (!call.submits()) {
+      return;
+    }
+    if (call.model == null) {
+      throw new ChatTaskException(
+          Code.INVALID_REQUEST,
+          "model is required: chat " + call.key + " has no model yet (e.g. \"openai/gpt-5-mini\")");
+    }
+    if (call.countWithCall() == 0) {
+      throw new ChatTaskException(
+          Code.INVALID_REQUEST, "nothing to submit: chat " + call.key + " has no messages");
+    }
+    call.chatModel = models.create(call.model, "model");
+    List<Message> toSend = new ArrayList<>(call.priorHistory());
+    toSend.addAll(call.incoming);
+    checkInvariants(call, toSend);
+  }
+
+  private static void checkInvariants(TaskCall call, List<Message> history) {
+    for (Violation v : new ViewValidator().validate(history)) {
+      if (v.kind() == Violation.Kind.TIMESTAMP_ORDER) {
+        continue;
+      }
+      throw new ChatTaskException(
+          Code.INVALID_REQUEST,
+          "chat "
+              + call.key
+              + " cannot be sent to the model: "
+              + v.detail()
+              + " (send tool results with submit_to_model false before submitting)");
+    }
+  }
+}
