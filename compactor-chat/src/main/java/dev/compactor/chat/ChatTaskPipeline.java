@@ -13,10 +13,12 @@ import dev.compactor.chat.store.ChatUpdate;
 import dev.compactor.chat.store.ChatWork.Outcome;
 import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.Role;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -26,7 +28,7 @@ import java.util.Set;
  *
  * <ol>
  *   <li>{@link #begin}: the request's settings validated and merged into the chat's, messages
- *       stamped, ids checked;
+ *       stamped, ids checked, no assistant message while tool calls are unanswered;
  *   <li>{@link Failsafes}: {@code stop_on_high_messages}, then {@code stop_on_high_interactions};
  *   <li>{@link Submission}: a call that goes to the model has a model, something to send, and a
  *       history the model accepts;
@@ -81,7 +83,41 @@ final class ChatTaskPipeline {
     TaskCall call =
         new TaskCall(key, req, rec, now, sticky, chat.messages(), stamp(req.messages(), now));
     checkIds(call.priorHistory(), call.incoming);
+    checkAnswered(call);
     return call;
+  }
+
+  /**
+   * Refuses an assistant message of this call that comes while tool calls are unanswered: the
+   * results must come first (whether or not the call goes to the model).
+   */
+  private static void checkAnswered(TaskCall call) {
+    Set<String> pending = new LinkedHashSet<>();
+    List<Message> prior = call.priorHistory();
+    List<Message> all = new ArrayList<>(prior);
+    all.addAll(call.incoming);
+    for (int i = 0; i < all.size(); i++) {
+      Message m = all.get(i);
+      if (m.isToolResult()) {
+        pending.remove(m.toolCallId());
+        continue;
+      }
+      if (m.role() != Role.ASSISTANT) {
+        continue;
+      }
+      if (i >= prior.size() && !pending.isEmpty()) {
+        throw new ChatTaskException(
+            Code.INVALID_REQUEST,
+            "message "
+                + m.id()
+                + " of chat "
+                + call.key
+                + " is an assistant message while tool calls are unanswered ("
+                + String.join(", ", pending)
+                + "); send their results (role \"tool\") before it");
+      }
+      m.toolCalls().forEach(c -> pending.add(c.id()));
+    }
   }
 
   private static List<Message> stamp(List<Message> messages, Instant now) {

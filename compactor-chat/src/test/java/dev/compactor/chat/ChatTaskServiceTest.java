@@ -153,6 +153,54 @@ class ChatTaskServiceTest extends ChatTaskFixture {
   }
 
   @Test
+  void submittingAHistoryThatEndsInAnAssistantToolCall_isRefusedBeforeTheModelIsCalled() {
+    call(
+        """
+        {"submit_to_model": false, "messages": [{"role": "user", "content": "go"},
+          {"role": "assistant", "content": "",
+           "tool_calls": [{"id": "call_7", "type": "function",
+                           "function": {"name": "lookup", "arguments": "{}"}}]}]}
+        """);
+
+    ChatTaskException e = callFails("{\"model\": \"openai/gpt-5-mini\"}", Code.INVALID_REQUEST);
+
+    assertThat(e.getMessage()).contains("last message", "call_7", "without results");
+    assertThat(server.calls()).isEmpty();
+    assertThat(history()).hasSize(2);
+    assertThat(chat().record().interactions()).isZero();
+  }
+
+  @Test
+  void anAssistantMessageAfterAnUnansweredCall_isRefused_evenWithoutSubmitting() {
+    call(
+        """
+        {"submit_to_model": false, "messages": [{"role": "user", "content": "go"},
+          {"role": "assistant", "content": "",
+           "tool_calls": [{"id": "call_8", "type": "function",
+                           "function": {"name": "lookup", "arguments": "{}"}}]}]}
+        """);
+
+    ChatTaskException e =
+        callFails(
+            """
+            {"submit_to_model": false,
+             "messages": [{"role": "assistant", "content": "never mind"}]}
+            """,
+            Code.INVALID_REQUEST);
+
+    assertThat(e.getMessage()).contains("call_8", "unanswered");
+    assertThat(history()).hasSize(2);
+
+    call(
+        """
+        {"submit_to_model": false,
+         "messages": [{"role": "tool", "tool_call_id": "call_8", "content": "found"},
+                      {"role": "assistant", "content": "Found it."}]}
+        """);
+    assertThat(history()).hasSize(4);
+  }
+
+  @Test
   void duplicateMessageId_isRejected() {
     call(
         """
