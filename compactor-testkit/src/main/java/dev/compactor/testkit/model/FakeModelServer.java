@@ -218,81 +218,96 @@ public final class FakeModelServer implements AutoCloseable {
 
   // ------------------------------------------------------------------ serving
 
-  private void handle(HttpExchange ex) throws IOException {
-    try (ex) {
-      String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-      Map<String, String> headers = new LinkedHashMap<>();
-      ex.getRequestHeaders()
-          .forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.isEmpty() ? "" : v.get(0)));
-      String path = ex.getRequestURI().getPath();
-      boolean countTokens = path.endsWith("/messages/count_tokens");
-      WireFormat format =
-          countTokens ? WireFormat.ANTHROPIC_MESSAGES : WireFormat.ofPath(path).orElse(null);
-      JsonNode json = parse(body);
-      String model = json.path("model").asText("unknown");
-      long prompt = estimatePromptTokens(json);
-
-      Optional<RequestValidator.Rejection> rejection = Optional.empty();
-      if (format != null && validate && !countTokens) {
-        rejection = RequestValidator.validate(format, json);
-      }
-      long window = contextWindow;
-      boolean overflow = rejection.isEmpty() && format != null && window > 0 && prompt > window;
-      String refused =
-          rejection
-              .map(RequestValidator.Rejection::message)
-              .orElse(overflow ? "context window exceeded" : null);
-      RecordedRequest recorded =
-          new RecordedRequest(ex.getRequestMethod(), path, headers, body, format, refused);
-      requests.add(recorded);
-
-      if (rejection.isPresent()) {
-        RequestValidator.Rejection r = rejection.get();
-        send(
-            ex,
-            400,
-            Renderer.error(
-                    format,
-                    Reply.Error.INVALID_REQUEST,
-                    r.message(),
-                    r.param(),
-                    model,
-                    prompt,
-                    window)
-                .toString(),
-            Map.of());
-        return;
-      }
-      if (countTokens) {
-        send(ex, 200, JSON.createObjectNode().put("input_tokens", prompt).toString(), Map.of());
-        return;
-      }
-      if (overflow) {
-        respond(ex, format, Reply.contextLengthExceeded(), recorded, json, model, prompt, window);
-        return;
-      }
-      Reply reply = replies.poll();
-      if (reply == null) {
-        Function<RecordedRequest, Reply> h = handler;
+  private void handle(HttpExchange ex) {
+    try {
+      serve(ex);
+    } catch (IOException e) {
+      // the client went away: nothing more to send
+    } catch (RuntimeException e) {
+      // a fault of the server itself: say so, when the answer has not begun
+      if (ex.getResponseCode() == -1) {
         try {
-          reply = h == null ? null : h.apply(recorded);
-        } catch (RuntimeException e) {
-          send(ex, 500, errorJson("the reply handler failed: " + e), Map.of());
-          return;
+          send(ex, 500, errorJson("the fake model server failed: " + e), Map.of());
+        } catch (IOException | RuntimeException ignored) {
+          // the client went away meanwhile
         }
       }
-      if (reply == null) {
-        send(
-            ex,
-            500,
-            errorJson("no reply scripted for " + ex.getRequestMethod() + " " + path),
-            Map.of());
+    } finally {
+      ex.close();
+    }
+  }
+
+  private void serve(HttpExchange ex) throws IOException {
+    String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    Map<String, String> headers = new LinkedHashMap<>();
+    ex.getRequestHeaders()
+        .forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.isEmpty() ? "" : v.get(0)));
+    String path = ex.getRequestURI().getPath();
+    boolean countTokens = path.endsWith("/messages/count_tokens");
+    WireFormat format =
+        countTokens ? WireFormat.ANTHROPIC_MESSAGES : WireFormat.ofPath(path).orElse(null);
+    JsonNode json = parse(body);
+    String model = json.path("model").asText("unknown");
+    long prompt = estimatePromptTokens(json);
+
+    Optional<RequestValidator.Rejection> rejection = Optional.empty();
+    if (format != null && validate && !countTokens) {
+      rejection = RequestValidator.validate(format, json);
+    }
+    long window = contextWindow;
+    boolean overflow = rejection.isEmpty() && format != null && window > 0 && prompt > window;
+    String refused =
+        rejection
+            .map(RequestValidator.Rejection::message)
+            .orElse(overflow ? "context window exceeded" : null);
+    RecordedRequest recorded =
+        new RecordedRequest(ex.getRequestMethod(), path, headers, body, format, refused);
+    requests.add(recorded);
+
+    if (rejection.isPresent()) {
+      RequestValidator.Rejection r = rejection.get();
+      send(
+          ex,
+          400,
+          Renderer.error(
+                  format,
+                  Reply.Error.INVALID_REQUEST,
+                  r.message(),
+                  r.param(),
+                  model,
+                  prompt,
+                  window)
+              .toString(),
+          Map.of());
+      return;
+    }
+    if (countTokens) {
+      send(ex, 200, JSON.createObjectNode().put("input_tokens", prompt).toString(), Map.of());
+      return;
+    }
+    if (overflow) {
+      respond(ex, format, Reply.contextLengthExceeded(), recorded, json, model, prompt, window);
+      return;
+    }
+    Reply reply = replies.poll();
+    if (reply == null) {
+      Function<RecordedRequest, Reply> h = handler;
+      try {
+        reply = h == null ? null : h.apply(recorded);
+      } catch (RuntimeException e) {
+        send(ex, 500, errorJson("the reply handler failed: " + e), Map.of());
         return;
       }
-      respond(ex, format, reply, recorded, json, model, prompt, window);
-    } catch (IOException | RuntimeException e) {
-      // the client went away, or the exchange failed: nothing more to send
     }
+    if (reply == null) {
+      send(
+          ex,
+          500,
+          errorJson("no reply scripted for " + ex.getRequestMethod() + " " + path),
+          Map.of());
+      return;
+    }
+    respond(ex, format, reply, recorded, json, model, prompt, window);
   }
 
   private void respond(
