@@ -9,18 +9,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.compactor.chat.CallUsage;
 import dev.compactor.chat.ChatDetails;
-import dev.compactor.chat.ChatTaskException;
-import dev.compactor.chat.ChatTaskException.Code;
 import dev.compactor.chat.ChatTaskRequest;
 import dev.compactor.chat.ChatTaskResult;
 import dev.compactor.chat.ChatTaskService.ChatView;
 import dev.compactor.chat.ChatTaskService.SummarizeResult;
 import dev.compactor.chat.MessageOperation;
-import dev.compactor.chat.compaction.CompactionReport;
-import dev.compactor.chat.compaction.CompactionReport.ProviderReport;
-import dev.compactor.chat.compaction.CompactionReport.SummaryReport;
+import dev.compactor.chat.base.CallUsage;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
+import dev.compactor.chat.base.CompactionDetails;
+import dev.compactor.chat.base.CompactionDetails.ProviderReport;
+import dev.compactor.chat.base.CompactionDetails.SummaryReport;
 import dev.compactor.chat.compaction.SummaryCompactor;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.settings.WholeNumbers;
@@ -305,7 +305,7 @@ public final class ChatTaskJson {
   }
 
   /** {@code _gpt_chat_details.compaction}, exactly as the specification shows it. */
-  public static ObjectNode report(CompactionReport r) {
+  public static ObjectNode report(CompactionDetails r) {
     ObjectNode o = JSON.createObjectNode();
     if (r.summary() != null) {
       o.set("summary", summaryReport(r.summary()));

@@ -3,7 +3,7 @@ package dev.compactor.chat.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.compactor.chat.ChatKey;
+import dev.compactor.chat.base.ChatKey;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Usage;
 import dev.compactor.wire.json.Json;

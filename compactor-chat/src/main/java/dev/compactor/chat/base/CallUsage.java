@@ -1,4 +1,4 @@
-package dev.compactor.chat;
+package dev.compactor.chat.base;
 
 import dev.compactor.core.message.Usage;
 import java.math.BigDecimal;

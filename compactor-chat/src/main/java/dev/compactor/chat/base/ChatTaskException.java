@@ -1,6 +1,5 @@
-package dev.compactor.chat;
+package dev.compactor.chat.base;
 
-import dev.compactor.chat.compaction.CompactionReport;
 import dev.compactor.core.CompactorException;
 import java.util.Locale;
 import java.util.Objects;
@@ -48,7 +47,7 @@ public class ChatTaskException extends CompactorException {
   }
 
   private final Code code;
-  private final transient CompactionReport report;
+  private final transient CompactionDetails report;
 
   public ChatTaskException(Code code, String message) {
     this(code, message, null, null);
@@ -61,7 +60,7 @@ public class ChatTaskException extends CompactorException {
   /**
    * @param report the compaction report up to the failure, or null
    */
-  public ChatTaskException(Code code, String message, CompactionReport report, Throwable cause) {
+  public ChatTaskException(Code code, String message, CompactionDetails report, Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
     this.report = report;
@@ -72,7 +71,7 @@ public class ChatTaskException extends CompactorException {
   }
 
   /** The compaction report of the failed call, when compaction had been decided. */
-  public Optional<CompactionReport> report() {
+  public Optional<CompactionDetails> report() {
     return Optional.ofNullable(report);
   }
 }

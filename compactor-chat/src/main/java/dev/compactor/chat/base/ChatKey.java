@@ -1,4 +1,4 @@
-package dev.compactor.chat;
+package dev.compactor.chat.base;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.compactor.chat.compaction;
+package dev.compactor.chat.base;
 
 /**
  * What compaction did on one call: {@code _gpt_chat_details.compaction}. {@code summary} is present
@@ -16,7 +16,7 @@ package dev.compactor.chat.compaction;
  * @param summary the summary section, or null when the chat has no summary settings
  * @param provider the provider section, or null when the chat has no provider settings
  */
-public record CompactionReport(SummaryReport summary, ProviderReport provider) {
+public record CompactionDetails(SummaryReport summary, ProviderReport provider) {
 
   /**
    * What summary compaction did.
