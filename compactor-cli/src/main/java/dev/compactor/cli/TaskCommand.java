@@ -63,9 +63,10 @@ final class TaskCommand implements Runnable {
         names = "--db",
         paramLabel = "URL",
         description = {
-          "A SQLite file path (default $XDG_DATA_HOME/compactor/chats.db, else"
+          "A SQLite file path or sqlite:PATH (default $XDG_DATA_HOME/compactor/chats.db, else"
               + " ~/.local/share/compactor/chats.db), or a PostgreSQL URL: postgresql://user@host/db"
-              + " or jdbc:postgresql://host/db?user=… (currentSchema=S picks the schema)."
+              + " or jdbc:postgresql://host/db?user=… (currentSchema=S picks the schema). Other"
+              + " URLs are refused."
         })
     String db;
 
