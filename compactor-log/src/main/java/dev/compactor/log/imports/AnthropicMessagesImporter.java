@@ -85,6 +85,7 @@ final class AnthropicMessagesImporter implements Importer {
       throw new ImportException(source.name() + ": " + problem);
     }
     List<String> notes = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
     List<Message> out = new ArrayList<>();
     if (root.isObject()) {
       JsonNode system = root.get("system");
@@ -170,9 +171,10 @@ final class AnthropicMessagesImporter implements Importer {
         }
       }
     }
-    Assembly.addCapped(notes, skipped, "messages skipped");
+    Assembly.addCapped(problems, skipped, "messages skipped");
     Map<String, Object> metadata =
         root.isObject() ? Json.rest(root, Set.of("messages", "system")) : Map.of();
-    return List.of(Assembly.conversation(source.baseName(), out, metadata, notes, m -> true));
+    return List.of(
+        Assembly.conversation(source.baseName(), out, metadata, notes, problems, m -> true));
   }
 }

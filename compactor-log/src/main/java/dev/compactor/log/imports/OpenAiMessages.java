@@ -39,7 +39,12 @@ import java.util.Set;
 final class OpenAiMessages {
   private OpenAiMessages() {}
 
-  static List<Message> map(JsonNode array, String where, List<String> notes) {
+  /**
+   * The messages of {@code array}; how the mapping went goes to {@code notes}, what was broken in
+   * the source (entries skipped, unreadable timestamps) to {@code problems}.
+   */
+  static List<Message> map(
+      JsonNode array, String where, List<String> notes, List<String> problems) {
     List<Message> out = new ArrayList<>(array.size());
     List<String> skipped = new ArrayList<>();
     List<String> badTimestamps = new ArrayList<>();
@@ -210,9 +215,9 @@ final class OpenAiMessages {
       b.metadata(new MessageMetadata(model, null, usage, null, extra));
       out.add(b.build());
     }
-    Assembly.addCapped(notes, skipped, "entries of " + where + " skipped");
+    Assembly.addCapped(problems, skipped, "entries of " + where + " skipped");
     Assembly.addCapped(
-        notes, badTimestamps, "unreadable timestamps left empty (kept in metadata.extra)");
+        problems, badTimestamps, "unreadable timestamps left empty (kept in metadata.extra)");
     if (derivedIds > 0) {
       notes.add(derivedIds + " tool call(s) without an id got a derived id call-<message>-<n>");
     }
