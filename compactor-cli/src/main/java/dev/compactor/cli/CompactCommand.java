@@ -113,6 +113,13 @@ final class CompactCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
+  @Option(
+      names = "--strict",
+      description =
+          "Refuse a transcript with broken parts (malformed lines, entries without a role, tool"
+              + " results without their call, …) instead of skipping or repairing them.")
+  boolean strict;
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
@@ -230,7 +237,7 @@ final class CompactCommand implements Callable<Integer> {
   }
 
   private Path importInto() {
-    ConversationInput input = ConversationInput.read(file, format);
+    ConversationInput input = ConversationInput.read(file, format).checked(strict);
     ImportedConversation chosen = choose(input);
     Path dir = out != null ? out : defaultDir(file);
     if (Files.exists(dir.resolve("conversation.jsonl"))) {
@@ -258,6 +265,8 @@ final class CompactCommand implements Callable<Integer> {
         .getErr()
         .printf(
             "imported %d messages (%s) into %s%n", chosen.messages().size(), input.format(), dir);
+    new ConversationInput(input.path(), input.format(), List.of(chosen), null)
+        .printNotes(spec.commandLine().getErr());
     return dir;
   }
 

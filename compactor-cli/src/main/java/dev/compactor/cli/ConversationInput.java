@@ -7,8 +7,10 @@ import dev.compactor.log.imports.ImportResult;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
 import dev.compactor.log.store.StoredConversation;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -47,6 +49,66 @@ record ConversationInput(
     }
     ImportResult r = format == null ? Importers.read(path) : Importers.read(path, format);
     return new ConversationInput(path, r.format(), r.conversations(), null);
+  }
+
+  /**
+   * What the import found broken and skipped or repaired, each prefixed with the conversation's
+   * name when the source holds several.
+   */
+  List<String> problems() {
+    List<String> out = new ArrayList<>();
+    for (ImportedConversation c : conversations) {
+      for (String p : c.problems()) {
+        out.add(conversations.size() > 1 ? c.name() + ": " + p : p);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * How the import mapped the source where it is not one to one, prefixed like {@link #problems}.
+   */
+  List<String> notes() {
+    List<String> out = new ArrayList<>();
+    for (ImportedConversation c : conversations) {
+      for (String n : c.notes()) {
+        out.add(conversations.size() > 1 ? c.name() + ": " + n : n);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * This input, after refusing it when {@code strict} and the import found problems.
+   *
+   * @throws CompactorException under {@code --strict}, listing the problems
+   */
+  ConversationInput checked(boolean strict) {
+    List<String> p = problems();
+    if (strict && !p.isEmpty()) {
+      StringBuilder sb =
+          new StringBuilder()
+              .append(path)
+              .append(" (")
+              .append(format)
+              .append("): ")
+              .append(p.size())
+              .append(" problem(s) in the input, refused by --strict:");
+      p.forEach(x -> sb.append("\n  ").append(x));
+      throw new CompactorException(sb.toString());
+    }
+    return this;
+  }
+
+  /** Prints the notes and problems on {@code err}, one line each, naming the file. */
+  void printNotes(PrintWriter err) {
+    for (String n : notes()) {
+      err.println("compactor: note: " + path + ": " + n);
+    }
+    for (String p : problems()) {
+      err.println("compactor: warning: " + path + ": " + p);
+    }
+    err.flush();
   }
 
   /** The model named by the newest assistant message that names one, or null. */

@@ -59,10 +59,17 @@ final class InspectCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
+  @Option(
+      names = "--strict",
+      description =
+          "Refuse a transcript with broken parts (malformed lines, entries without a role, tool"
+              + " results without their call, …) instead of skipping or repairing them.")
+  boolean strict;
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
-    ConversationInput input = ConversationInput.read(file, format);
+    ConversationInput input = ConversationInput.read(file, format).checked(strict);
     String model = budget.model(input);
     ResolvedBudget b = budget.resolve(input, model, env);
     TokenCounter counter = TokenCounters.forModel(model);
@@ -159,6 +166,8 @@ final class InspectCommand implements Callable<Integer> {
     }
     out.put("perConversation", perConversation);
     out.put("invalid", invalid);
+    out.put("notes", input.notes());
+    out.put("problems", input.problems());
 
     PrintWriter w = spec.commandLine().getOut();
     if (json) {
@@ -241,6 +250,12 @@ final class InspectCommand implements Callable<Integer> {
             "%scontext %,d tokens (estimate; no usage anchor: %s), %s%n",
             prefix, (long) a.get("contextTokens"), a.get("reason"), verdict);
       }
+    }
+    for (String n : (List<String>) out.get("notes")) {
+      w.printf("  note          %s%n", n);
+    }
+    for (String p : (List<String>) out.get("problems")) {
+      w.printf("  problem       %s%n", p);
     }
     if (invalid.isEmpty()) {
       w.printf("  invariants    valid%n");
