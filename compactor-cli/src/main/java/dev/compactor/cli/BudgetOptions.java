@@ -2,6 +2,7 @@ package dev.compactor.cli;
 
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.budget.BudgetSetting;
+import dev.compactor.core.budget.ContextBudget;
 import dev.compactor.core.budget.ResolvedBudget;
 import dev.compactor.core.catalog.InvalidSettingException;
 import dev.compactor.core.model.ChatModel;
@@ -68,8 +69,8 @@ final class BudgetOptions {
 
   /** The model to use: explicit, else detected, else the default. */
   String model(ConversationInput input) {
-    if (model != null && !model.isBlank()) {
-      return model.trim();
+    if (model != null) {
+      return ModelNames.check(model, "--model");
     }
     String detected = input.detectedModel();
     return detected != null ? detected : DEFAULT_MODEL;
@@ -153,12 +154,65 @@ final class BudgetOptions {
       }
     }
     ResolvedBudget b = config.resolveBudget(model, env, explicit);
+    long ceiling = ContextBudget.ceiling(b.window(), b.maxOutput(), ContextBudget.DEFAULT_HEADROOM);
+    long floor = Math.min(MIN_BUDGET, ceiling);
+    if (!b.source().equals("default") && b.requested() < floor) {
+      throw new InvalidSettingException(
+          "context budget",
+          explicit != null && b.source().equals(explicit.source())
+              ? explicit.value()
+              : b.requested() + " tokens",
+          b.source(),
+          String.format(
+              Locale.ROOT,
+              "gives %,d tokens: a budget must be at least %,d tokens (the %,d-token window of %s"
+                  + " leaves up to %,d)",
+              b.requested(),
+              MIN_BUDGET,
+              b.window(),
+              model,
+              ceiling));
+    }
     if (contextBudget != null && input.storeDir() != null) {
       try (StoredConversation c = StoredConversation.open(input.storeDir())) {
         c.settings().put(SETTING_KEY, contextBudget.trim());
+        c.settings().put(USED_KEY, Long.toString(b.tokens()));
       }
     }
     return b;
+  }
+
+  /** The smallest budget a command accepts, in tokens (when the window leaves that much). */
+  static final long MIN_BUDGET = 1_000;
+
+  /** The setting that records the tokens a persisted budget resolved to when it was given. */
+  static final String USED_KEY = "context_budget_tokens";
+
+  /** The budget as JSON: tokens and source, and what was asked for when it was clamped. */
+  static Map<String, Object> json(ResolvedBudget b) {
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("tokens", b.tokens());
+    m.put("source", b.source());
+    m.put("clamped", b.clamped());
+    if (b.clamped()) {
+      m.put("requested", b.requested());
+    }
+    return m;
+  }
+
+  /**
+   * The source of a budget printed by {@link #json}: {@code SOURCE}, or {@code SOURCE; clamped from
+   * N to window − max output − 1,000} when it was clamped.
+   */
+  static String describeSource(Map<String, Object> budget) {
+    if (!Boolean.TRUE.equals(budget.get("clamped"))) {
+      return String.valueOf(budget.get("source"));
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s; clamped from %,d to window − max output − 1,000",
+        budget.get("source"),
+        ((Number) budget.get("requested")).longValue());
   }
 
   private static Optional<String> persisted(Path dir) {

@@ -123,6 +123,7 @@ final class CompactCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
+    ModelNames.check(budget.model, "--model"); // before anything is imported
     Path dir = Files.isDirectory(file) ? file : importInto();
     ConversationInput input = ConversationInput.read(dir, null);
     String model = budget.model(input);
@@ -165,10 +166,7 @@ final class CompactCommand implements Callable<Integer> {
       if (summarizerName != null) {
         out.put("summarizer", summarizerName);
       }
-      Map<String, Object> budgetOut = new LinkedHashMap<>();
-      budgetOut.put("tokens", b.tokens());
-      budgetOut.put("source", b.source());
-      out.put("budget", budgetOut);
+      out.put("budget", BudgetOptions.json(b));
       out.put("tokensBefore", tokensBefore);
       out.put("messagesBefore", messagesBefore);
       if (o instanceof CompactionOutcome.Compacted c) {
@@ -355,7 +353,7 @@ final class CompactCommand implements Callable<Integer> {
           (long) out.get("tokensBefore"),
           ((Number) out.get("tokensAfter")).longValue(),
           (long) b.get("tokens"),
-          b.get("source"));
+          BudgetOptions.describeSource(b));
       w.printf(
           "  messages %d → %d; view %s; %s ms%n",
           out.get("messagesBefore"),

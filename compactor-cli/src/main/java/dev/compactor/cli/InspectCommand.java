@@ -159,7 +159,7 @@ final class InspectCommand implements Callable<Integer> {
     out.put("toolResults", toolResults);
     out.put("toolOutputTokens", toolOutputTokens);
     out.put("window", Map.of("tokens", b.window(), "source", b.windowSource()));
-    out.put("budget", new LinkedHashMap<>(Map.of("tokens", b.tokens(), "source", b.source())));
+    out.put("budget", BudgetOptions.json(b));
     out.put("maxOutput", b.maxOutput());
     if (perConversation.size() == 1) {
       out.put("anchor", perConversation.get(0).get("anchor"));
@@ -225,7 +225,9 @@ final class InspectCommand implements Callable<Integer> {
     w.printf("  window        %,d (%s)%n", (long) window.get("tokens"), window.get("source"));
     w.printf(
         "  budget        %,d (%s); max output %,d%n",
-        (long) budget.get("tokens"), budget.get("source"), (int) out.get("maxOutput"));
+        (long) budget.get("tokens"),
+        BudgetOptions.describeSource(budget),
+        (int) out.get("maxOutput"));
     int shown = 0;
     for (Map<String, Object> pc : per) {
       if (shown++ == 10) {
