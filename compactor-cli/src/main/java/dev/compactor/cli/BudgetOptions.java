@@ -17,7 +17,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The options every command that works on a conversation takes: the model, where it is served, and
@@ -30,6 +32,9 @@ import picocli.CommandLine.Option;
 final class BudgetOptions {
   static final String DEFAULT_MODEL = "openai/gpt-4o";
   static final String SETTING_KEY = "context_budget";
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
 
   @Option(
       names = "--model",
@@ -141,6 +146,15 @@ final class BudgetOptions {
   ResolvedBudget resolve(ConversationInput input, String model, Map<String, String> env) {
     CompactorConfig config =
         CompactorConfig.load(ConfigLocations.standard(Path.of("").toAbsolutePath(), env));
+    if (mixee != null) {
+      for (String k : config.unknownKeys()) {
+        mixee
+            .commandLine()
+            .getErr()
+            .println("compactor: warning: unknown configuration key " + k + " (ignored)");
+      }
+      mixee.commandLine().getErr().flush();
+    }
     BudgetSetting explicit = null;
     if (contextBudget != null) {
       explicit = BudgetSetting.of(contextBudget, "--context-budget");

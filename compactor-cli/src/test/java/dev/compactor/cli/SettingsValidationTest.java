@@ -124,4 +124,21 @@ class SettingsValidationTest {
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.out() + r.err()).doesNotContain("ChatModels").contains("provider/model");
   }
+
+  @Test
+  void unknownConfigKeys_areReportedWithTheirPath() throws Exception {
+    Path config = Files.createDirectories(dir.resolve("config/compactor"));
+    Files.writeString(config.resolve("config.toml"), "[context]\nbudgt = 0.5\n");
+    CliRunner r =
+        CliRunner.runWithEnv(
+            Map.of("HOME", dir.toString(), "XDG_CONFIG_HOME", dir.resolve("config").toString()),
+            "inspect",
+            chat().toString(),
+            "--model",
+            "openai/gpt-4o");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.err())
+        .contains("warning: unknown configuration key [context] budgt in ")
+        .contains("config.toml");
+  }
 }
