@@ -64,6 +64,9 @@ final class BudgetOptions {
               + " Default: responses for OpenAI itself, chat_completions with --base-url.")
   String api;
 
+  @Option(names = "--timeout", paramLabel = "T", description = Timeouts.DESCRIPTION)
+  String timeout;
+
   @Option(
       names = "--context-budget",
       paramLabel = "B",
@@ -111,7 +114,12 @@ final class BudgetOptions {
       chosen = ModelApi.CHAT_COMPLETIONS;
     }
     ChatModelOptions options =
-        ChatModelOptions.builder().env(env).baseUrl(baseUrl).api(chosen).build();
+        ChatModelOptions.builder()
+            .env(env)
+            .baseUrl(baseUrl)
+            .api(chosen)
+            .timeout(Timeouts.parse(timeout, "--timeout"))
+            .build();
     try {
       return ChatModels.create(model, options);
     } catch (InvalidSettingException e) {

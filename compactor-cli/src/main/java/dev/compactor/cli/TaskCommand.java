@@ -98,8 +98,15 @@ final class TaskCommand implements Runnable {
             "Base URL of an OpenAI-compatible model server (e.g. http://localhost:8000/v1).")
     String baseUrl;
 
+    @Option(names = "--timeout", paramLabel = "T", description = Timeouts.DESCRIPTION)
+    String timeout;
+
     ChatModelFactory factory() {
-      return ChatModelFactory.standard(ChatModelOptions.builder().baseUrl(baseUrl).build());
+      return ChatModelFactory.standard(
+          ChatModelOptions.builder()
+              .baseUrl(baseUrl)
+              .timeout(Timeouts.parse(timeout, "--timeout"))
+              .build());
     }
   }
 
