@@ -12,6 +12,11 @@ import dev.compactor.chat.store.ChatStores;
 import dev.compactor.models.ChatModelOptions;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -163,16 +168,42 @@ final class TaskCommand implements Runnable {
     }
 
     private String readRequest() throws IOException {
+      byte[] bytes;
       if (request.equals("-")) {
         InputStream in = System.in;
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        bytes = in.readAllBytes();
+      } else {
+        try {
+          bytes = Files.readAllBytes(Path.of(request));
+        } catch (NoSuchFileException e) {
+          throw new CommandLine.ParameterException(
+              spec.commandLine(), "--request: no such file: " + request);
+        }
       }
-      try {
-        return Files.readString(Path.of(request));
-      } catch (NoSuchFileException e) {
+      return utf8(bytes, request.equals("-") ? "standard input" : request);
+    }
+
+    /** {@code bytes} as UTF-8, or an error naming {@code where} and the offset of the bad byte. */
+    private String utf8(byte[] bytes, String where) {
+      CharsetDecoder d =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      ByteBuffer in = ByteBuffer.wrap(bytes);
+      CharBuffer out = CharBuffer.allocate(bytes.length);
+      CoderResult r = d.decode(in, out, true);
+      if (!r.isError()) {
+        r = d.flush(out);
+      }
+      if (r.isError()) {
         throw new CommandLine.ParameterException(
-            spec.commandLine(), "--request: no such file: " + request);
+            spec.commandLine(),
+            String.format(
+                "--request %s: not UTF-8 text: invalid byte 0x%02X at byte offset %d",
+                where, bytes[in.position()] & 0xff, in.position()));
       }
+      return out.flip().toString();
     }
   }
 

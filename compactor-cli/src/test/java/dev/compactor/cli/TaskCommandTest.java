@@ -296,4 +296,30 @@ class TaskCommandTest {
     assertThat(r.exitCode()).isZero();
     assertThat(r.out()).contains("call", "show", "summarize");
   }
+
+  @Test
+  void aRequestFileWithInvalidUtf8_isAnErrorNamingTheFileAndOffset() throws Exception {
+    byte[] ok =
+        "{\"model\": \"openai/gpt-4o\", \"messages\": [{\"role\": \"user\", \"content\": \"caf"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] all = java.util.Arrays.copyOf(ok, ok.length + 4);
+    all[ok.length] = (byte) 0xE9; // Latin-1 é
+    System.arraycopy(
+        "\"}]}".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, all, ok.length + 1, 3);
+    Path req = Files.write(dir.resolve("latin1.json"), all);
+    CliRunner r =
+        CliRunner.run(
+            "task",
+            "call",
+            "--chat",
+            "c1",
+            "--db",
+            dir.resolve("u.db").toString(),
+            "--request",
+            req.toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("--request " + req)
+        .contains("invalid byte 0xE9 at byte offset " + ok.length);
+  }
 }

@@ -94,7 +94,37 @@ final class StoredMessages {
         meta.set("extra", JSON.valueToTree(md.extra()));
       }
     }
-    return o.toString();
+    String text = o.toString();
+    // A lone surrogate cannot be encoded in UTF-8 (the database would store "?"): escape every
+    // non-ASCII character then, so the message reads back exactly.
+    return hasUnpairedSurrogate(text) ? escaped(o) : text;
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectWriter ASCII =
+      JSON.writer().with(com.fasterxml.jackson.core.json.JsonWriteFeature.ESCAPE_NON_ASCII);
+
+  private static String escaped(ObjectNode o) {
+    try {
+      return ASCII.writeValueAsString(o);
+    } catch (JsonProcessingException e) {
+      throw new ChatStoreException("cannot write a message as JSON: " + e.getOriginalMessage());
+    }
+  }
+
+  static boolean hasUnpairedSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+        } else {
+          return true;
+        }
+      } else if (Character.isLowSurrogate(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static Message read(String text) {
