@@ -85,12 +85,19 @@ final class TaskCommand implements Runnable {
     }
 
     ChatStore open() {
-      String where =
-          db != null
-              ? db
-              : ChatStores.defaultSqliteFile(System.getenv(), System.getProperty("user.home"))
-                  .toString();
-      return ChatStores.open(where);
+      return ChatStores.open(where());
+    }
+
+    /** The store, for reading only: nothing is created, migrated or written. */
+    ChatStore openReadOnly() {
+      return ChatStores.openReadOnly(where());
+    }
+
+    private String where() {
+      return db != null
+          ? db
+          : ChatStores.defaultSqliteFile(System.getenv(), System.getProperty("user.home"))
+              .toString();
     }
   }
 
@@ -218,7 +225,7 @@ final class TaskCommand implements Runnable {
     @Override
     public Integer call() {
       ChatKey key = chat.key();
-      try (ChatStore store = chat.open()) {
+      try (ChatStore store = chat.openReadOnly()) {
         ChatTaskService service =
             ChatTaskService.builder(store)
                 .models(

@@ -58,6 +58,27 @@ public final class ChatStores {
   }
 
   /**
+   * Opens the store {@code db} names for reading only: a SQLite file must exist and is neither
+   * created, migrated nor written. A PostgreSQL database is opened as by {@link #open} (a server's
+   * files are not the caller's to protect; its schema is migrated when needed).
+   *
+   * @throws IllegalArgumentException as {@link #open}
+   * @throws ChatStoreException when the database does not exist or cannot be opened
+   */
+  public static ChatStore openReadOnly(String db) {
+    if (db == null || db.isBlank()) {
+      throw new IllegalArgumentException("database must not be blank");
+    }
+    String s = db.strip();
+    if (s.startsWith("postgresql://")
+        || s.startsWith("postgres://")
+        || s.startsWith("jdbc:postgresql:")) {
+      return open(s);
+    }
+    return SqliteChatStore.openReadOnly(sqliteFile(s));
+  }
+
+  /**
    * The SQLite file {@code db} names: {@code sqlite:PATH}, {@code jdbc:sqlite:PATH} or a plain path
    * ({@code ~/} expanded).
    *

@@ -107,6 +107,38 @@ public final class SqliteChatStore extends JdbcChatStore {
     return new SqliteChatStore(abs, ds);
   }
 
+  /**
+   * Opens an existing database file for reading only: nothing is created, migrated or written (the
+   * file's bytes and modification time stay as they are), and every update fails.
+   *
+   * @throws ChatStoreException when the file does not exist or cannot be opened
+   */
+  public static SqliteChatStore openReadOnly(Path file) {
+    Path abs = file.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(abs)) {
+      throw new ChatStoreException("no chat database at " + abs);
+    }
+    SQLiteConfig config = new SQLiteConfig();
+    config.setReadOnly(true);
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, DEFAULT_BUSY_TIMEOUT.toMillis()));
+    config.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
+    SQLiteDataSource sqlite = new SQLiteDataSource(config);
+    sqlite.setUrl("jdbc:sqlite:" + abs);
+    HikariConfig hc = new HikariConfig();
+    hc.setDataSource(sqlite);
+    hc.setPoolName("compactor-chat-sqlite-read-only");
+    hc.setMaximumPoolSize(2);
+    hc.setMinimumIdle(1);
+    hc.setReadOnly(true);
+    try {
+      return new SqliteChatStore(abs, new HikariDataSource(hc));
+    } catch (RuntimeException e) {
+      throw new ChatStoreException(
+          "cannot open chat database " + abs + " for reading: " + e.getMessage(), e);
+    }
+  }
+
   /** The database file. */
   public Path file() {
     return file;
