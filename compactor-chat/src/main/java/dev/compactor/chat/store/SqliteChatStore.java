@@ -124,7 +124,14 @@ public final class SqliteChatStore extends JdbcChatStore {
     config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, DEFAULT_BUSY_TIMEOUT.toMillis()));
     config.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
     SQLiteDataSource sqlite = new SQLiteDataSource(config);
-    sqlite.setUrl("jdbc:sqlite:" + abs);
+    // Without a -wal file no writer has the database open and everything is in the file itself:
+    // read it as immutable, so not even the -wal and -shm files a WAL database otherwise needs are
+    // created. With one, share the writer's (SQLite creates nothing new then).
+    boolean writerFiles = Files.exists(Path.of(abs + "-wal"));
+    sqlite.setUrl(
+        "jdbc:sqlite:file:"
+            + abs.toUri().getRawPath()
+            + (writerFiles ? "?mode=ro" : "?mode=ro&immutable=1"));
     HikariConfig hc = new HikariConfig();
     hc.setDataSource(sqlite);
     hc.setPoolName("compactor-chat-sqlite-read-only");
