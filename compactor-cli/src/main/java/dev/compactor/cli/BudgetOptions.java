@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * The options every command that works on a conversation takes: the model, where it is served, and
- * the context budget. An explicit {@code --context-budget} given for a conversation directory is
- * persisted in its {@code settings.json} and applies to later commands on it. {@code --base-url}
+ * the context budget. An explicit {@code --context-budget} given to a writing command for a
+ * conversation directory is persisted in its {@code settings.json} and applies to later commands
+ * on it. {@code --base-url}
  * and {@code --api} matter to commands that call the model ({@code compact --strategy summarize});
  * API keys come from the environment ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY}) and are
  * never printed.
@@ -152,6 +153,15 @@ final class BudgetOptions {
    * persisted; without one the persisted value (if any) is the explicit layer.
    */
   ResolvedBudget resolve(ConversationInput input, String model, Map<String, String> env) {
+    return resolve(input, model, env, true);
+  }
+
+  /**
+   * As {@link #resolve(ConversationInput, String, Map)}; without {@code persist} (read-only
+   * commands) an explicit value is used but not saved.
+   */
+  ResolvedBudget resolve(
+      ConversationInput input, String model, Map<String, String> env, boolean persist) {
     CompactorConfig config =
         CompactorConfig.load(ConfigLocations.standard(Path.of("").toAbsolutePath(), env));
     if (mixee != null) {
@@ -167,7 +177,10 @@ final class BudgetOptions {
     if (contextBudget != null) {
       explicit = BudgetSetting.of(contextBudget, "--context-budget");
     } else if (input.storeDir() != null) {
-      Optional<String> saved = persisted(input.storeDir());
+      Optional<String> saved =
+          input.storeSettings().containsKey(SETTING_KEY)
+              ? Optional.of(input.storeSettings().get(SETTING_KEY))
+              : persist ? persisted(input.storeDir()) : Optional.empty();
       if (saved.isPresent()) {
         explicit =
             BudgetSetting.of(
@@ -195,7 +208,7 @@ final class BudgetOptions {
               model,
               ceiling));
     }
-    if (contextBudget != null && input.storeDir() != null) {
+    if (persist && contextBudget != null && input.storeDir() != null) {
       try (StoredConversation c = StoredConversation.open(input.storeDir())) {
         c.settings().put(SETTING_KEY, contextBudget.trim());
         c.settings().put(USED_KEY, Long.toString(b.tokens()));

@@ -69,9 +69,9 @@ final class InspectCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
-    ConversationInput input = ConversationInput.read(file, format).checked(strict);
+    ConversationInput input = ConversationInput.read(file, format, true).checked(strict);
     String model = budget.model(input);
-    ResolvedBudget b = budget.resolve(input, model, env);
+    ResolvedBudget b = budget.resolve(input, model, env, false);
     TokenCounter counter = TokenCounters.forModel(model);
     ViewValidator validator = new ViewValidator();
 

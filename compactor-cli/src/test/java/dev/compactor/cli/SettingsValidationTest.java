@@ -77,7 +77,7 @@ class SettingsValidationTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
     CliRunner again =
         CliRunner.run(
-            "inspect", out.toString(), "--model", "openai/gpt-4o", "--context-budget", "0.5");
+            "compact", out.toString(), "--model", "openai/gpt-4o", "--context-budget", "0.5");
     assertThat(again.exitCode()).as(again.err()).isZero();
     JsonNode settings = JSON.readTree(out.resolve("settings.json").toFile());
     assertThat(settings.toString()).contains("\"context_budget\":\"0.5\"");
