@@ -24,11 +24,10 @@ import picocli.CommandLine.Spec;
 /**
  * The options every command that works on a conversation takes: the model, where it is served, and
  * the context budget. An explicit {@code --context-budget} given to a writing command for a
- * conversation directory is persisted in its {@code settings.json} and applies to later commands
- * on it. {@code --base-url}
- * and {@code --api} matter to commands that call the model ({@code compact --strategy summarize});
- * API keys come from the environment ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY}) and are
- * never printed.
+ * conversation directory is persisted in its {@code settings.json} and applies to later commands on
+ * it. {@code --base-url} and {@code --api} matter to commands that call the model ({@code compact
+ * --strategy summarize}); API keys come from the environment ({@code OPENAI_API_KEY}, {@code
+ * ANTHROPIC_API_KEY}) and are never printed.
  */
 final class BudgetOptions {
   static final String DEFAULT_MODEL = "openai/gpt-4o";

@@ -6,6 +6,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.log.imports.ImportResult;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
+import dev.compactor.log.store.LogFormatException;
 import dev.compactor.log.store.StoredConversation;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -103,7 +104,17 @@ record ConversationInput(
           }
         }
       }
-      ConversationInput opened = readStore(dir, copy, List.of());
+      ConversationInput opened;
+      try {
+        opened = readStore(dir, copy, List.of());
+      } catch (LogFormatException e) {
+        // Name the file of the directory, not of the private copy.
+        Path file = dir.resolve(copy.relativize(e.file()).toString());
+        String detail = e.getMessage().substring(e.getMessage().indexOf(": ") + 2);
+        throw new LogFormatException(file, e.line(), e.byteOffset(), detail, e);
+      } catch (CompactorException e) {
+        throw new CompactorException(e.getMessage().replace(copy.toString(), dir.toString()), e);
+      }
       List<String> problems = new ArrayList<>();
       for (Map.Entry<Path, Long> e : sizes.entrySet()) {
         Path now = copy.resolve(e.getKey().toString());

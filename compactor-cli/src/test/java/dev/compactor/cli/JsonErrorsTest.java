@@ -69,4 +69,36 @@ class JsonErrorsTest {
     assertThat(e.get("code").asText()).isEqualTo("invalid_argument");
     assertThat(e.get("message").asText()).contains("jdbc:");
   }
+
+  @Test
+  void errors_nameNoJavaClassesOrJacksonFeatures() throws Exception {
+    Path gz = Files.write(dir.resolve("broken.jsonl.gz"), new byte[] {0x1f, (byte) 0x8b, 1, 2, 3});
+    Path prices = Files.writeString(dir.resolve("p.tsv"), "openai/gpt-4o x 2\n");
+    Path ok = Files.writeString(dir.resolve("a.json"), "[{\"role\":\"user\",\"content\":\"hi\"}]");
+    Path req = Files.writeString(dir.resolve("r.json"), "{\"model\": \"nope\", \"messages\": [");
+    for (String[] args :
+        new String[][] {
+          {"inspect", gz.toString()},
+          {"replay", ok.toString(), "--prices", prices.toString(), "--quiet"},
+          {
+            "task",
+            "call",
+            "--chat",
+            "c",
+            "--db",
+            dir.resolve("t.db").toString(),
+            "--request",
+            req.toString()
+          },
+        }) {
+      CliRunner r = CliRunner.run(args);
+      assertThat(r.exitCode()).as(args[0]).isNotZero();
+      assertThat(r.err() + r.out())
+          .as(String.join(" ", args))
+          .doesNotContain("java.")
+          .doesNotContain("Exception")
+          .doesNotContain("Feature")
+          .doesNotContain("ChatModels");
+    }
+  }
 }
