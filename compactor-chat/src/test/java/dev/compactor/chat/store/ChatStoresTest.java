@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.compactor.chat.testing.Postgres;
+import dev.compactor.testkit.TestPostgres;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -33,19 +33,16 @@ class ChatStoresTest {
 
   @Test
   void libpqUriAndJdbcUrl_openPostgres_inTheSchemaTheyName() {
-    String schema = Postgres.newSchema();
+    String schema = TestPostgres.newSchema("chat_test");
     try {
-      try (ChatStore s =
-          ChatStores.open("postgresql://postgres@127.0.0.1:5432/test?currentSchema=" + schema)) {
+      try (ChatStore s = ChatStores.open(TestPostgres.server().uri(schema))) {
         assertThat(((PostgresChatStore) s).schema()).isEqualTo(schema);
       }
-      try (ChatStore s =
-          ChatStores.open(
-              "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&currentSchema=" + schema)) {
+      try (ChatStore s = ChatStores.open(TestPostgres.server().jdbcUrl(schema))) {
         assertThat(s.describe()).contains(schema);
       }
     } finally {
-      Postgres.drop(schema);
+      TestPostgres.dropSchema(schema);
     }
   }
 
