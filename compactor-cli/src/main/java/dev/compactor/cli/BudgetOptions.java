@@ -2,6 +2,7 @@ package dev.compactor.cli;
 
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.budget.BudgetSetting;
+import dev.compactor.core.budget.ContextBudget;
 import dev.compactor.core.budget.ResolvedBudget;
 import dev.compactor.core.catalog.InvalidSettingException;
 import dev.compactor.core.model.ChatModel;
@@ -16,19 +17,24 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The options every command that works on a conversation takes: the model, where it is served, and
- * the context budget. An explicit {@code --context-budget} given for a conversation directory is
- * persisted in its {@code settings.json} and applies to later commands on it. {@code --base-url}
- * and {@code --api} matter to commands that call the model ({@code compact --strategy summarize});
- * API keys come from the environment ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY}) and are
- * never printed.
+ * the context budget. An explicit {@code --context-budget} given to a writing command for a
+ * conversation directory is persisted in its {@code settings.json} and applies to later commands on
+ * it. {@code --base-url} and {@code --api} matter to commands that call the model ({@code compact
+ * --strategy summarize}); API keys come from the environment ({@code OPENAI_API_KEY}, {@code
+ * ANTHROPIC_API_KEY}) and are never printed.
  */
 final class BudgetOptions {
   static final String DEFAULT_MODEL = "openai/gpt-4o";
   static final String SETTING_KEY = "context_budget";
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
 
   @Option(
       names = "--model",
@@ -58,6 +64,9 @@ final class BudgetOptions {
               + " Default: responses for OpenAI itself, chat_completions with --base-url.")
   String api;
 
+  @Option(names = "--timeout", paramLabel = "T", description = Timeouts.DESCRIPTION)
+  String timeout;
+
   @Option(
       names = "--context-budget",
       paramLabel = "B",
@@ -68,8 +77,8 @@ final class BudgetOptions {
 
   /** The model to use: explicit, else detected, else the default. */
   String model(ConversationInput input) {
-    if (model != null && !model.isBlank()) {
-      return model.trim();
+    if (model != null) {
+      return ModelNames.check(model, "--model");
     }
     String detected = input.detectedModel();
     return detected != null ? detected : DEFAULT_MODEL;
@@ -105,7 +114,12 @@ final class BudgetOptions {
       chosen = ModelApi.CHAT_COMPLETIONS;
     }
     ChatModelOptions options =
-        ChatModelOptions.builder().env(env).baseUrl(baseUrl).api(chosen).build();
+        ChatModelOptions.builder()
+            .env(env)
+            .baseUrl(baseUrl)
+            .api(chosen)
+            .timeout(Timeouts.parse(timeout, "--timeout"))
+            .build();
     try {
       return ChatModels.create(model, options);
     } catch (InvalidSettingException e) {
@@ -138,13 +152,34 @@ final class BudgetOptions {
    * persisted; without one the persisted value (if any) is the explicit layer.
    */
   ResolvedBudget resolve(ConversationInput input, String model, Map<String, String> env) {
+    return resolve(input, model, env, true);
+  }
+
+  /**
+   * As {@link #resolve(ConversationInput, String, Map)}; without {@code persist} (read-only
+   * commands) an explicit value is used but not saved.
+   */
+  ResolvedBudget resolve(
+      ConversationInput input, String model, Map<String, String> env, boolean persist) {
     CompactorConfig config =
         CompactorConfig.load(ConfigLocations.standard(Path.of("").toAbsolutePath(), env));
+    if (mixee != null) {
+      for (String k : config.unknownKeys()) {
+        mixee
+            .commandLine()
+            .getErr()
+            .println("compactor: warning: unknown configuration key " + k + " (ignored)");
+      }
+      mixee.commandLine().getErr().flush();
+    }
     BudgetSetting explicit = null;
     if (contextBudget != null) {
       explicit = BudgetSetting.of(contextBudget, "--context-budget");
     } else if (input.storeDir() != null) {
-      Optional<String> saved = persisted(input.storeDir());
+      Optional<String> saved =
+          input.storeSettings().containsKey(SETTING_KEY)
+              ? Optional.of(input.storeSettings().get(SETTING_KEY))
+              : persist ? persisted(input.storeDir()) : Optional.empty();
       if (saved.isPresent()) {
         explicit =
             BudgetSetting.of(
@@ -153,12 +188,65 @@ final class BudgetOptions {
       }
     }
     ResolvedBudget b = config.resolveBudget(model, env, explicit);
-    if (contextBudget != null && input.storeDir() != null) {
+    long ceiling = ContextBudget.ceiling(b.window(), b.maxOutput(), ContextBudget.DEFAULT_HEADROOM);
+    long floor = Math.min(MIN_BUDGET, ceiling);
+    if (!b.source().equals("default") && b.requested() < floor) {
+      throw new InvalidSettingException(
+          "context budget",
+          explicit != null && b.source().equals(explicit.source())
+              ? explicit.value()
+              : b.requested() + " tokens",
+          b.source(),
+          String.format(
+              Locale.ROOT,
+              "gives %,d tokens: a budget must be at least %,d tokens (the %,d-token window of %s"
+                  + " leaves up to %,d)",
+              b.requested(),
+              MIN_BUDGET,
+              b.window(),
+              model,
+              ceiling));
+    }
+    if (persist && contextBudget != null && input.storeDir() != null) {
       try (StoredConversation c = StoredConversation.open(input.storeDir())) {
         c.settings().put(SETTING_KEY, contextBudget.trim());
+        c.settings().put(USED_KEY, Long.toString(b.tokens()));
       }
     }
     return b;
+  }
+
+  /** The smallest budget a command accepts, in tokens (when the window leaves that much). */
+  static final long MIN_BUDGET = 1_000;
+
+  /** The setting that records the tokens a persisted budget resolved to when it was given. */
+  static final String USED_KEY = "context_budget_tokens";
+
+  /** The budget as JSON: tokens and source, and what was asked for when it was clamped. */
+  static Map<String, Object> json(ResolvedBudget b) {
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("tokens", b.tokens());
+    m.put("source", b.source());
+    m.put("clamped", b.clamped());
+    if (b.clamped()) {
+      m.put("requested", b.requested());
+    }
+    return m;
+  }
+
+  /**
+   * The source of a budget printed by {@link #json}: {@code SOURCE}, or {@code SOURCE; clamped from
+   * N to window − max output − 1,000} when it was clamped.
+   */
+  static String describeSource(Map<String, Object> budget) {
+    if (!Boolean.TRUE.equals(budget.get("clamped"))) {
+      return String.valueOf(budget.get("source"));
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s; clamped from %,d to window − max output − 1,000",
+        budget.get("source"),
+        ((Number) budget.get("requested")).longValue());
   }
 
   private static Optional<String> persisted(Path dir) {

@@ -113,9 +113,17 @@ final class CompactCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
+  @Option(
+      names = "--strict",
+      description =
+          "Refuse a transcript with broken parts (malformed lines, entries without a role, tool"
+              + " results without their call, …) instead of skipping or repairing them.")
+  boolean strict;
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
+    ModelNames.check(budget.model, "--model"); // before anything is imported
     Path dir = Files.isDirectory(file) ? file : importInto();
     ConversationInput input = ConversationInput.read(dir, null);
     String model = budget.model(input);
@@ -158,10 +166,7 @@ final class CompactCommand implements Callable<Integer> {
       if (summarizerName != null) {
         out.put("summarizer", summarizerName);
       }
-      Map<String, Object> budgetOut = new LinkedHashMap<>();
-      budgetOut.put("tokens", b.tokens());
-      budgetOut.put("source", b.source());
-      out.put("budget", budgetOut);
+      out.put("budget", BudgetOptions.json(b));
       out.put("tokensBefore", tokensBefore);
       out.put("messagesBefore", messagesBefore);
       if (o instanceof CompactionOutcome.Compacted c) {
@@ -230,7 +235,7 @@ final class CompactCommand implements Callable<Integer> {
   }
 
   private Path importInto() {
-    ConversationInput input = ConversationInput.read(file, format);
+    ConversationInput input = ConversationInput.read(file, format).checked(strict);
     ImportedConversation chosen = choose(input);
     Path dir = out != null ? out : defaultDir(file);
     if (Files.exists(dir.resolve("conversation.jsonl"))) {
@@ -258,6 +263,8 @@ final class CompactCommand implements Callable<Integer> {
         .getErr()
         .printf(
             "imported %d messages (%s) into %s%n", chosen.messages().size(), input.format(), dir);
+    new ConversationInput(input.path(), input.format(), List.of(chosen), null)
+        .printNotes(spec.commandLine().getErr());
     return dir;
   }
 
@@ -346,7 +353,7 @@ final class CompactCommand implements Callable<Integer> {
           (long) out.get("tokensBefore"),
           ((Number) out.get("tokensAfter")).longValue(),
           (long) b.get("tokens"),
-          b.get("source"));
+          BudgetOptions.describeSource(b));
       w.printf(
           "  messages %d → %d; view %s; %s ms%n",
           out.get("messagesBefore"),

@@ -59,12 +59,19 @@ final class InspectCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
+  @Option(
+      names = "--strict",
+      description =
+          "Refuse a transcript with broken parts (malformed lines, entries without a role, tool"
+              + " results without their call, …) instead of skipping or repairing them.")
+  boolean strict;
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
-    ConversationInput input = ConversationInput.read(file, format);
+    ConversationInput input = ConversationInput.read(file, format, true).checked(strict);
     String model = budget.model(input);
-    ResolvedBudget b = budget.resolve(input, model, env);
+    ResolvedBudget b = budget.resolve(input, model, env, false);
     TokenCounter counter = TokenCounters.forModel(model);
     ViewValidator validator = new ViewValidator();
 
@@ -152,13 +159,15 @@ final class InspectCommand implements Callable<Integer> {
     out.put("toolResults", toolResults);
     out.put("toolOutputTokens", toolOutputTokens);
     out.put("window", Map.of("tokens", b.window(), "source", b.windowSource()));
-    out.put("budget", new LinkedHashMap<>(Map.of("tokens", b.tokens(), "source", b.source())));
+    out.put("budget", BudgetOptions.json(b));
     out.put("maxOutput", b.maxOutput());
     if (perConversation.size() == 1) {
       out.put("anchor", perConversation.get(0).get("anchor"));
     }
     out.put("perConversation", perConversation);
     out.put("invalid", invalid);
+    out.put("notes", input.notes());
+    out.put("problems", input.problems());
 
     PrintWriter w = spec.commandLine().getOut();
     if (json) {
@@ -216,7 +225,9 @@ final class InspectCommand implements Callable<Integer> {
     w.printf("  window        %,d (%s)%n", (long) window.get("tokens"), window.get("source"));
     w.printf(
         "  budget        %,d (%s); max output %,d%n",
-        (long) budget.get("tokens"), budget.get("source"), (int) out.get("maxOutput"));
+        (long) budget.get("tokens"),
+        BudgetOptions.describeSource(budget),
+        (int) out.get("maxOutput"));
     int shown = 0;
     for (Map<String, Object> pc : per) {
       if (shown++ == 10) {
@@ -241,6 +252,12 @@ final class InspectCommand implements Callable<Integer> {
             "%scontext %,d tokens (estimate; no usage anchor: %s), %s%n",
             prefix, (long) a.get("contextTokens"), a.get("reason"), verdict);
       }
+    }
+    for (String n : (List<String>) out.get("notes")) {
+      w.printf("  note          %s%n", n);
+    }
+    for (String p : (List<String>) out.get("problems")) {
+      w.printf("  problem       %s%n", p);
     }
     if (invalid.isEmpty()) {
       w.printf("  invariants    valid%n");

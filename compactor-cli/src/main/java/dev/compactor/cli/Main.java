@@ -28,11 +28,25 @@ public final class Main {
     CommandLine cl = new CommandLine(new CompactorCommand(env));
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
-          commandLine.getErr().println("compactor: " + ex.getMessage());
+          String message = CommandErrors.message(ex);
+          if (CommandErrors.wantsJson(commandLine, parseResult.originalArgs())) {
+            CommandErrors.printJson(commandLine.getOut(), CommandErrors.code(ex), message);
+          }
+          commandLine.getErr().println("compactor: " + message);
           if (System.getenv("COMPACTOR_DEBUG") != null) {
             ex.printStackTrace(commandLine.getErr());
           }
+          commandLine.getErr().flush();
           return 2;
+        });
+    CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine where = ex.getCommandLine();
+          if (CommandErrors.wantsJson(where, java.util.List.of(args))) {
+            CommandErrors.printJson(where.getOut(), "usage", ex.getMessage());
+          }
+          return usage.handleParseException(ex, args);
         });
     return cl;
   }

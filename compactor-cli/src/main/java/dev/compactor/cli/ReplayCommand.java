@@ -138,6 +138,12 @@ final class ReplayCommand implements Callable<Integer> {
         throw new CompactorException("--chart " + chart + " must end in .png, .html or .svg");
       }
     }
+    if (json != null) {
+      checkOutput(json, "--json");
+    }
+    if (chart != null) {
+      checkOutput(chart, "--chart");
+    }
     ReplayOptions options = ReplayOptions.defaults();
     try {
       options =
@@ -145,7 +151,7 @@ final class ReplayCommand implements Callable<Integer> {
               .withWindow(window)
               .withMaxOutput(maxOutput)
               .withContextBudget(contextBudget)
-              .withModel(model);
+              .withModel(ModelNames.check(model, "--model"));
       if (threads != null) {
         options = options.withThreads(threads);
       }
@@ -159,6 +165,10 @@ final class ReplayCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     ProgressListener progress = quiet ? ProgressListener.NONE : new ProgressBar(err);
     ReplayReport report = new ReplayRunner(options).run(inputs, chosen, progress);
+    if (report.files().isEmpty() && !report.skipped().isEmpty()) {
+      throw new CompactorException(
+          "no file could be read:\n  " + String.join("\n  ", report.skipped().values()));
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (perFile && report.files().size() > 1) {
       for (FileResult f : report.files()) {
@@ -186,8 +196,32 @@ final class ReplayCommand implements Callable<Integer> {
       ContextChart.write(report, chart);
       out.println("chart: " + chart);
     }
+    if (!report.skipped().isEmpty()) {
+      out.printf(
+          Locale.ROOT,
+          "%d of %d file(s) could not be read and were skipped:%n",
+          report.skipped().size(),
+          report.skipped().size() + report.files().size());
+      report.skipped().forEach((f, why) -> out.println("  " + why.replace("\n", "\n    ")));
+    }
     out.flush();
-    return 0;
+    return report.skipped().isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * Refuses an output path whose directory does not exist (it is never created silently) or that is
+   * a directory.
+   */
+  private static void checkOutput(Path p, String option) {
+    Path abs = p.toAbsolutePath();
+    Path parent = abs.getParent();
+    if (Files.isDirectory(abs)) {
+      throw new CompactorException(option + " " + p + " is a directory; give a file name");
+    }
+    if (parent != null && !Files.isDirectory(parent)) {
+      throw new CompactorException(
+          option + " " + p + ": the directory " + parent + " does not exist (create it first)");
+    }
   }
 
   private static String describe(FileResult f) {

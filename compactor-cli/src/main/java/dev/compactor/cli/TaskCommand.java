@@ -12,6 +12,11 @@ import dev.compactor.chat.store.ChatStores;
 import dev.compactor.models.ChatModelOptions;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -63,9 +68,10 @@ final class TaskCommand implements Runnable {
         names = "--db",
         paramLabel = "URL",
         description = {
-          "A SQLite file path (default $XDG_DATA_HOME/compactor/chats.db, else"
+          "A SQLite file path or sqlite:PATH (default $XDG_DATA_HOME/compactor/chats.db, else"
               + " ~/.local/share/compactor/chats.db), or a PostgreSQL URL: postgresql://user@host/db"
-              + " or jdbc:postgresql://host/db?user=… (currentSchema=S picks the schema)."
+              + " or jdbc:postgresql://host/db?user=… (currentSchema=S picks the schema). Other"
+              + " URLs are refused."
         })
     String db;
 
@@ -79,12 +85,19 @@ final class TaskCommand implements Runnable {
     }
 
     ChatStore open() {
-      String where =
-          db != null
-              ? db
-              : ChatStores.defaultSqliteFile(System.getenv(), System.getProperty("user.home"))
-                  .toString();
-      return ChatStores.open(where);
+      return ChatStores.open(where());
+    }
+
+    /** The store, for reading only: nothing is created, migrated or written. */
+    ChatStore openReadOnly() {
+      return ChatStores.openReadOnly(where());
+    }
+
+    private String where() {
+      return db != null
+          ? db
+          : ChatStores.defaultSqliteFile(System.getenv(), System.getProperty("user.home"))
+              .toString();
     }
   }
 
@@ -97,8 +110,15 @@ final class TaskCommand implements Runnable {
             "Base URL of an OpenAI-compatible model server (e.g. http://localhost:8000/v1).")
     String baseUrl;
 
+    @Option(names = "--timeout", paramLabel = "T", description = Timeouts.DESCRIPTION)
+    String timeout;
+
     ChatModelFactory factory() {
-      return ChatModelFactory.standard(ChatModelOptions.builder().baseUrl(baseUrl).build());
+      return ChatModelFactory.standard(
+          ChatModelOptions.builder()
+              .baseUrl(baseUrl)
+              .timeout(Timeouts.parse(timeout, "--timeout"))
+              .build());
     }
   }
 
@@ -155,16 +175,42 @@ final class TaskCommand implements Runnable {
     }
 
     private String readRequest() throws IOException {
+      byte[] bytes;
       if (request.equals("-")) {
         InputStream in = System.in;
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        bytes = in.readAllBytes();
+      } else {
+        try {
+          bytes = Files.readAllBytes(Path.of(request));
+        } catch (NoSuchFileException e) {
+          throw new CommandLine.ParameterException(
+              spec.commandLine(), "--request: no such file: " + request);
+        }
       }
-      try {
-        return Files.readString(Path.of(request));
-      } catch (NoSuchFileException e) {
+      return utf8(bytes, request.equals("-") ? "standard input" : request);
+    }
+
+    /** {@code bytes} as UTF-8, or an error naming {@code where} and the offset of the bad byte. */
+    private String utf8(byte[] bytes, String where) {
+      CharsetDecoder d =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      ByteBuffer in = ByteBuffer.wrap(bytes);
+      CharBuffer out = CharBuffer.allocate(bytes.length);
+      CoderResult r = d.decode(in, out, true);
+      if (!r.isError()) {
+        r = d.flush(out);
+      }
+      if (r.isError()) {
         throw new CommandLine.ParameterException(
-            spec.commandLine(), "--request: no such file: " + request);
+            spec.commandLine(),
+            String.format(
+                "--request %s: not UTF-8 text: invalid byte 0x%02X at byte offset %d",
+                where, bytes[in.position()] & 0xff, in.position()));
       }
+      return out.flip().toString();
     }
   }
 
@@ -179,7 +225,7 @@ final class TaskCommand implements Runnable {
     @Override
     public Integer call() {
       ChatKey key = chat.key();
-      try (ChatStore store = chat.open()) {
+      try (ChatStore store = chat.openReadOnly()) {
         ChatTaskService service =
             ChatTaskService.builder(store)
                 .models(

@@ -9,9 +9,17 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.log.store.StoredConversation;
 import dev.compactor.wire.json.MessageCodec;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,8 +108,7 @@ class InspectCommandTest {
     assertThat(j.get("invalid").get(0).get("kind").asText()).isEqualTo("ORPHAN_RESULT");
   }
 
-  @Test
-  void inspect_conversationDirectory_persistsExplicitBudget() throws Exception {
+  private Path storedConversation() {
     Path conv = dir.resolve("conv");
     try (StoredConversation c = StoredConversation.open(conv)) {
       c.append(Message.builder(Role.USER).id("u1").content("hello").build());
@@ -112,14 +119,69 @@ class InspectCommandTest {
               .build());
       c.append(Message.builder(Role.TOOL).id("t1").toolCallId("c1").content("a.txt").build());
     }
+    return conv;
+  }
+
+  @Test
+  void inspect_conversationDirectory_usesAnExplicitBudget_butPersistsNothing() throws Exception {
+    Path conv = storedConversation();
     CliRunner first =
         CliRunner.run("inspect", conv.toString(), "--context-budget", "0.5", "--json");
     assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(JSON.readTree(first.out()).get("budget").get("tokens").asLong()).isEqualTo(64_000);
     CliRunner second = CliRunner.run("inspect", conv.toString(), "--json");
     JsonNode j = JSON.readTree(second.out());
     assertThat(j.get("format").asText()).isEqualTo("compactor-store");
-    assertThat(j.get("budget").get("tokens").asLong()).isEqualTo(64_000);
-    assertThat(j.get("budget").get("source").asText()).contains("persisted");
+    assertThat(j.get("budget").get("source").asText()).isEqualTo("default");
+
+    // compact persists it, and inspect then reads it
+    CliRunner compact = CliRunner.run("compact", conv.toString(), "--context-budget", "0.5");
+    assertThat(compact.exitCode()).as(compact.err()).isZero();
+    JsonNode third = JSON.readTree(CliRunner.run("inspect", conv.toString(), "--json").out());
+    assertThat(third.get("budget").get("tokens").asLong()).isEqualTo(64_000);
+    assertThat(third.get("budget").get("source").asText()).contains("persisted");
+  }
+
+  @Test
+  void inspect_readOnlyDirectoryWithATornLastLine_reportsIt_andChangesNothing() throws Exception {
+    Path conv = storedConversation();
+    Files.write(
+        conv.resolve("conversation.jsonl"),
+        "{\"id\":\"u2\",\"role\":\"user\",\"cont".getBytes(StandardCharsets.UTF_8),
+        StandardOpenOption.APPEND);
+    Files.deleteIfExists(conv.resolve(".lock")); // a read must not need or create it
+    Map<Path, byte[]> bytes = new TreeMap<>();
+    Map<Path, FileTime> times = new TreeMap<>();
+    try (Stream<Path> all = Files.walk(conv)) {
+      for (Path p : (Iterable<Path>) all::iterator) {
+        times.put(p, Files.getLastModifiedTime(p));
+        if (Files.isRegularFile(p)) {
+          bytes.put(p, Files.readAllBytes(p));
+        }
+        p.toFile().setReadOnly();
+      }
+    }
+
+    CliRunner r = CliRunner.run("inspect", conv.toString(), "--json");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("messages").asInt()).isEqualTo(3);
+    assertThat(j.get("problems").toString())
+        .contains("conversation.jsonl: its last line is incomplete");
+
+    try (Stream<Path> all = Files.walk(conv)) {
+      Set<Path> now = new TreeSet<>();
+      for (Path p : (Iterable<Path>) all::iterator) {
+        now.add(p);
+        assertThat(Files.getLastModifiedTime(p)).as("mtime of %s", p).isEqualTo(times.get(p));
+        if (Files.isRegularFile(p)) {
+          assertThat(Files.readAllBytes(p)).as("bytes of %s", p).isEqualTo(bytes.get(p));
+        }
+      }
+      assertThat(now).isEqualTo(times.keySet());
+    }
+    CliRunner strict = CliRunner.run("inspect", conv.toString(), "--strict");
+    assertThat(strict.exitCode()).isEqualTo(2);
   }
 
   @Test

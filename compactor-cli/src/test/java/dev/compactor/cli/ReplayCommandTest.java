@@ -15,6 +15,7 @@ class ReplayCommandTest {
 
   @Test
   void replay_strategiesSideBySide_tableJsonAndChart() throws Exception {
+    Files.createDirectories(dir.resolve("out"));
     Path json = dir.resolve("out/replay.json");
     Path chart = dir.resolve("out/replay.html");
     CliRunner r =
@@ -74,5 +75,39 @@ class ReplayCommandTest {
     assertThat(budget.err()).contains("\"0\"");
     CliRunner chart = CliRunner.run("replay", SAMPLE.toString(), "--chart", "x.gif");
     assertThat(chart.err()).contains(".png, .html or .svg");
+  }
+
+  @Test
+  void replay_anUnreadableFile_isReportedAndSkipped_withASummary() throws Exception {
+    Path bad = Files.writeString(dir.resolve("broken.json"), "{\"not\": \"a transcript\"}");
+    CliRunner r = CliRunner.run("replay", SAMPLE.toString(), bad.toString(), "--quiet");
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("1 file(s)")
+        .contains("1 of 2 file(s) could not be read and were skipped")
+        .contains("broken.json");
+
+    CliRunner none = CliRunner.run("replay", bad.toString(), "--quiet");
+    assertThat(none.exitCode()).isEqualTo(2);
+    assertThat(none.err()).contains("no file could be read").contains("broken.json");
+  }
+
+  @Test
+  void replay_maxOutputAtLeastTheWindow_isRefused() {
+    CliRunner r =
+        CliRunner.run("replay", SAMPLE.toString(), "--max-output", "999999999", "--quiet");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("max output \"999999999\" from --max-output")
+        .contains("smaller than the context window");
+  }
+
+  @Test
+  void replay_outputInAMissingDirectory_isRefusedBeforeReplaying() {
+    Path json = dir.resolve("no/such/dir/r.json");
+    CliRunner r = CliRunner.run("replay", SAMPLE.toString(), "--json", json.toString(), "--quiet");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--json").contains("does not exist");
+    assertThat(dir.resolve("no")).doesNotExist();
   }
 }

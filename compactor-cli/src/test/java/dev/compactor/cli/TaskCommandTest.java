@@ -259,4 +259,60 @@ class TaskCommandTest {
     assertThat(r.exitCode()).isZero();
     assertThat(r.out()).contains("call", "show", "summarize");
   }
+
+  @Test
+  void aRequestFileWithInvalidUtf8_isAnErrorNamingTheFileAndOffset() throws Exception {
+    byte[] ok =
+        "{\"model\": \"openai/gpt-4o\", \"messages\": [{\"role\": \"user\", \"content\": \"caf"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] all = java.util.Arrays.copyOf(ok, ok.length + 4);
+    all[ok.length] = (byte) 0xE9; // Latin-1 é
+    System.arraycopy(
+        "\"}]}".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, all, ok.length + 1, 3);
+    Path req = Files.write(dir.resolve("latin1.json"), all);
+    CliRunner r =
+        CliRunner.run(
+            "task",
+            "call",
+            "--chat",
+            "c1",
+            "--db",
+            dir.resolve("u.db").toString(),
+            "--request",
+            req.toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("--request " + req)
+        .contains("invalid byte 0xE9 at byte offset " + ok.length);
+  }
+
+  @Test
+  void show_readsTheDatabaseWithoutWritingIt_andAMissingOneIsNotCreated() throws Exception {
+    Path db = dir.resolve("ro.db");
+    try (dev.compactor.chat.store.ChatStore s =
+        dev.compactor.chat.store.ChatStores.open(db.toString())) {
+      // created and migrated by a writer
+    }
+    byte[] before = Files.readAllBytes(db);
+    java.nio.file.attribute.FileTime mtime = Files.getLastModifiedTime(db);
+    java.util.Set<Path> files;
+    try (var l = Files.list(dir)) {
+      files = l.collect(java.util.stream.Collectors.toSet());
+    }
+    db.toFile().setReadOnly();
+
+    CliRunner r = CliRunner.run("task", "show", "--chat", "c1", "--db", db.toString());
+    assertThat(r.out()).contains("not_found");
+    assertThat(Files.readAllBytes(db)).isEqualTo(before);
+    assertThat(Files.getLastModifiedTime(db)).isEqualTo(mtime);
+    try (var l = Files.list(dir)) {
+      assertThat(l.collect(java.util.stream.Collectors.toSet())).isEqualTo(files);
+    }
+
+    Path missing = dir.resolve("none/chats.db");
+    CliRunner m = CliRunner.run("task", "show", "--chat", "c1", "--db", missing.toString());
+    assertThat(m.exitCode()).isEqualTo(2);
+    assertThat(m.out()).contains("no chat database at");
+    assertThat(dir.resolve("none")).doesNotExist();
+  }
 }

@@ -33,6 +33,12 @@ public final class ChatModelOptions {
   /** Default time to wait for a response (for streams: for the response headers). */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(10);
 
+  /**
+   * Default limit of one call, retries and their waits included: 2 minutes. A stalled server or a
+   * storm of retryable errors fails the call then, naming the limit.
+   */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(2);
+
   private final String apiKey;
   private final String baseUrl;
   private final Map<String, String> env;
@@ -43,6 +49,7 @@ public final class ChatModelOptions {
   private final Clock clock;
   private final HttpClient httpClient;
   private final Duration requestTimeout;
+  private final Duration timeout;
   private final Map<String, String> headers;
 
   private ChatModelOptions(Builder b) {
@@ -56,6 +63,10 @@ public final class ChatModelOptions {
     this.clock = Objects.requireNonNull(b.clock, "clock");
     this.httpClient = b.httpClient;
     this.requestTimeout = Objects.requireNonNull(b.requestTimeout, "requestTimeout");
+    this.timeout = Objects.requireNonNull(b.timeout, "timeout");
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must be > 0, got " + timeout);
+    }
     if (requestTimeout.isZero() || requestTimeout.isNegative()) {
       throw new IllegalArgumentException("requestTimeout must be > 0, got " + requestTimeout);
     }
@@ -84,6 +95,7 @@ public final class ChatModelOptions {
     b.clock = clock;
     b.httpClient = httpClient;
     b.requestTimeout = requestTimeout;
+    b.timeout = timeout;
     b.headers = new LinkedHashMap<>(headers);
     return b;
   }
@@ -134,6 +146,15 @@ public final class ChatModelOptions {
     return requestTimeout;
   }
 
+  /**
+   * The most one call may take, every attempt and every wait between retries included (default
+   * {@link #DEFAULT_TIMEOUT}); an attempt is cut off when the time is up, and no retry starts that
+   * could not finish within it.
+   */
+  public Duration timeout() {
+    return timeout;
+  }
+
   /** Extra headers sent with every request (e.g. {@code OpenAI-Project}). */
   public Map<String, String> headers() {
     return headers;
@@ -151,6 +172,8 @@ public final class ChatModelOptions {
         + retryPolicy
         + ", requestTimeout="
         + requestTimeout
+        + ", timeout="
+        + timeout
         + ", headers="
         + headers.keySet()
         + "]";
@@ -172,6 +195,7 @@ public final class ChatModelOptions {
     private Clock clock = Clock.systemUTC();
     private HttpClient httpClient;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private Duration timeout = DEFAULT_TIMEOUT;
     private Map<String, String> headers = new LinkedHashMap<>();
 
     private Builder() {}
@@ -225,6 +249,12 @@ public final class ChatModelOptions {
 
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    /** See {@link ChatModelOptions#timeout()}. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
       return this;
     }
 

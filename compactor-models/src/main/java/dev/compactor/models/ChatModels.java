@@ -70,7 +70,7 @@ public final class ChatModels {
       throw new InvalidSettingException(
           "model",
           spec,
-          "ChatModels.create",
+          "the model name",
           "must be provider/model, e.g. openai/gpt-4o or anthropic/claude-sonnet-4-5");
     }
     String providerId = s.substring(0, slash);

@@ -147,7 +147,7 @@ class ChatModelsTest {
   void badNames_andBadUrls_areRejectedNamingTheValue() {
     assertThatThrownBy(() -> ChatModels.create("gpt-4o", env(ENV).build()))
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessageContaining("model \"gpt-4o\" from ChatModels.create must be provider/model");
+        .hasMessageContaining("model \"gpt-4o\" from the model name must be provider/model");
     assertThatThrownBy(() -> ChatModels.create("openai/", env(ENV).build()))
         .isInstanceOf(InvalidSettingException.class);
     assertThatThrownBy(() -> ChatModels.create("gemini/pro", env(ENV).build()))

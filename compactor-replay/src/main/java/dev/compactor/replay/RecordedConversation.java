@@ -2,6 +2,7 @@ package dev.compactor.replay;
 
 import dev.compactor.core.budget.BudgetValue;
 import dev.compactor.core.budget.ContextBudget;
+import dev.compactor.core.catalog.InvalidSettingException;
 import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.catalog.ModelInfo;
 import dev.compactor.core.message.Message;
@@ -110,6 +111,18 @@ public final class RecordedConversation {
         options.maxOutput() != null
             ? options.maxOutput()
             : (int) Math.min(info.maxOutputTokens(), window / 2);
+    if (options.maxOutput() != null && maxOutput >= window) {
+      throw new InvalidSettingException(
+          "max output",
+          String.valueOf(maxOutput),
+          "--max-output",
+          String.format(
+              java.util.Locale.ROOT,
+              "must be smaller than the context window (%,d tokens for %s%s)",
+              window,
+              model,
+              options.window() != null ? ", from --window" : ""));
+    }
     long ceiling = ContextBudget.ceiling(window, maxOutput, ContextBudget.DEFAULT_HEADROOM);
     long budget =
         options.contextBudget() == null

@@ -1,6 +1,7 @@
 package dev.compactor.replay;
 
 import dev.compactor.core.CompactorException;
+import dev.compactor.log.imports.ImportException;
 import dev.compactor.log.imports.ImportResult;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
@@ -68,7 +69,15 @@ public final class ReplayRunner {
     long started = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(options.threads(), ReplayRunner::daemon);
     try {
-      List<Loaded> loaded = load(files, pool, progress);
+      Map<String, String> skipped = new LinkedHashMap<>();
+      List<Loaded> loaded = new ArrayList<>();
+      for (Loaded l : load(files, pool, progress)) {
+        if (l.unreadable != null) {
+          skipped.put(l.file, l.unreadable);
+        } else {
+          loaded.add(l);
+        }
+      }
       List<Task> tasks = new ArrayList<>();
       long total = 0;
       for (Loaded l : loaded) {
@@ -150,7 +159,8 @@ public final class ReplayRunner {
           totals,
           options,
           Duration.ofNanos(System.nanoTime() - started),
-          options.threads());
+          options.threads(),
+          skipped);
     } finally {
       pool.shutdownNow();
       progress.finished();
@@ -164,7 +174,13 @@ public final class ReplayRunner {
           pool.submit(
               () -> {
                 progress.reading(f.toString());
-                ImportResult r = Importers.read(f);
+                ImportResult r;
+                try {
+                  r = Importers.read(f);
+                } catch (ImportException e) {
+                  // One unreadable file does not stop the others; the report lists it.
+                  return new Loaded(f.toString(), e.getMessage());
+                }
                 List<RecordedConversation> cs = new ArrayList<>();
                 for (ImportedConversation c : r.conversations()) {
                   cs.add(RecordedConversation.prepare(f.toString(), c, options));
@@ -208,10 +224,21 @@ public final class ReplayRunner {
     final String format;
     final List<RecordedConversation> conversations;
 
+    /** Why the file could not be read, or null. */
+    final String unreadable;
+
     Loaded(String file, String format, List<RecordedConversation> conversations) {
       this.file = file;
       this.format = format;
       this.conversations = conversations;
+      this.unreadable = null;
+    }
+
+    Loaded(String file, String unreadable) {
+      this.file = file;
+      this.format = null;
+      this.conversations = List.of();
+      this.unreadable = unreadable;
     }
   }
 

@@ -85,7 +85,7 @@ public final class ChatTaskJson {
     try {
       node = JSON.readTree(json);
     } catch (JsonProcessingException e) {
-      throw invalid("the request is not valid JSON: " + e.getOriginalMessage());
+      throw invalid("the request is not valid JSON: " + describe(e));
     }
     return parseRequest(node);
   }
@@ -339,6 +339,20 @@ public final class ChatTaskJson {
       so.put("reason", s.reason());
     }
     return so;
+  }
+
+  /**
+   * A parse error in words: Jackson's message without its source description (which names a Jackson
+   * feature), with the line and column.
+   */
+  static String describe(com.fasterxml.jackson.core.JsonProcessingException e) {
+    String m =
+        String.valueOf(e.getOriginalMessage())
+            .replaceAll("\\[Source: [^;\\]]*(\\([^)]*\\))?; ", "[");
+    var loc = e.getLocation();
+    return loc == null
+        ? m
+        : m + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
   }
 
   /** {@code {"error": {"code", "message"}}}, with {@code _gpt_chat_details.compaction} if any. */

@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Opens a {@link ChatStore} from one string, as the CLI's {@code --db} and service configuration
@@ -16,11 +18,16 @@ import java.util.Properties;
  *   <li>{@code postgresql://user:password@host:port/db?currentSchema=s} or {@code postgres://…}
  *       (libpq URI) — PostgreSQL;
  *   <li>{@code jdbc:postgresql://host:port/db?user=…&currentSchema=s} — PostgreSQL;
- *   <li>{@code jdbc:sqlite:PATH} or any other text, taken as a file path ({@code ~/} expanded) —
+ *   <li>{@code sqlite:PATH}, {@code jdbc:sqlite:PATH} or a plain file path ({@code ~/} expanded) —
  *       SQLite.
  * </ul>
  *
- * {@code currentSchema} names the PostgreSQL schema to use (created when missing; default {@code
+ * Anything else is refused rather than taken as a file name: another scheme ({@code
+ * jdbc:mysql://…}, {@code http://…}, {@code user:password@host}) and text with an empty path
+ * segment ({@code postgres//host/db}, a URL missing its colon). Error messages never show a
+ * password.
+ *
+ * <p>{@code currentSchema} names the PostgreSQL schema to use (created when missing; default {@code
  * public}).
  */
 public final class ChatStores {
@@ -32,7 +39,8 @@ public final class ChatStores {
   /**
    * Opens the store {@code db} names.
    *
-   * @throws IllegalArgumentException when {@code db} is blank or a malformed URL
+   * @throws IllegalArgumentException when {@code db} is blank, a malformed URL, or neither a file
+   *     path nor a SQLite or PostgreSQL URL
    * @throws ChatStoreException when the database cannot be opened or migrated
    */
   public static ChatStore open(String db) {
@@ -46,10 +54,85 @@ public final class ChatStores {
     if (s.startsWith("jdbc:postgresql:")) {
       return PostgresChatStore.open(s, new Properties(), queryParameter(s, "currentSchema"));
     }
-    if (s.startsWith("jdbc:sqlite:")) {
-      return SqliteChatStore.open(expandHome(s.substring("jdbc:sqlite:".length())));
+    return SqliteChatStore.open(sqliteFile(s));
+  }
+
+  /**
+   * Opens the store {@code db} names for reading only: a SQLite file must exist and is neither
+   * created, migrated nor written. A PostgreSQL database is opened as by {@link #open} (a server's
+   * files are not the caller's to protect; its schema is migrated when needed).
+   *
+   * @throws IllegalArgumentException as {@link #open}
+   * @throws ChatStoreException when the database does not exist or cannot be opened
+   */
+  public static ChatStore openReadOnly(String db) {
+    if (db == null || db.isBlank()) {
+      throw new IllegalArgumentException("database must not be blank");
     }
-    return SqliteChatStore.open(expandHome(s));
+    String s = db.strip();
+    if (s.startsWith("postgresql://")
+        || s.startsWith("postgres://")
+        || s.startsWith("jdbc:postgresql:")) {
+      return open(s);
+    }
+    return SqliteChatStore.openReadOnly(sqliteFile(s));
+  }
+
+  /**
+   * The SQLite file {@code db} names: {@code sqlite:PATH}, {@code jdbc:sqlite:PATH} or a plain path
+   * ({@code ~/} expanded).
+   *
+   * @throws IllegalArgumentException when {@code db} is a URL of another kind or looks like a
+   *     mistyped URL, naming it (password hidden)
+   */
+  public static Path sqliteFile(String db) {
+    String s = db.strip();
+    for (String prefix : new String[] {"jdbc:sqlite:", "sqlite:"}) {
+      if (s.startsWith(prefix)) {
+        String path = s.substring(prefix.length());
+        if (path.isBlank() || path.startsWith("//")) {
+          throw new IllegalArgumentException(
+              "database "
+                  + redactAny(s)
+                  + ": "
+                  + prefix
+                  + " must be followed by a file path (e.g. "
+                  + prefix
+                  + "/var/lib/compactor/chats.db)");
+        }
+        return expandHome(path);
+      }
+    }
+    Matcher scheme = SCHEME.matcher(s);
+    if (scheme.lookingAt()) {
+      throw new IllegalArgumentException(
+          "database "
+              + redactAny(s)
+              + ": \""
+              + scheme.group(1)
+              + ":\" is not a supported kind of database; give a SQLite file path,"
+              + " sqlite:PATH, or a PostgreSQL URL (postgresql://user@host/db or"
+              + " jdbc:postgresql://host/db)");
+    }
+    if (s.indexOf("//", 1) >= 0) {
+      throw new IllegalArgumentException(
+          "database "
+              + redactAny(s)
+              + " looks like a mistyped URL (an empty path segment, \"//\"); give a SQLite file"
+              + " path, sqlite:PATH, or a PostgreSQL URL (postgresql://user@host/db)");
+    }
+    return expandHome(s);
+  }
+
+  /**
+   * A scheme-like prefix: two or more characters before a colon, so a Windows drive letter ({@code
+   * C:\\}) is still a path.
+   */
+  private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.\\-]+):");
+
+  /** {@code s} with any password hidden: URL user info and {@code password=} parameters. */
+  static String redactAny(String s) {
+    return PostgresChatStore.redact(s).replaceAll("^([^/@]*//)?([^/@:]+):[^/@]*@", "$1$2:***@");
   }
 
   /**

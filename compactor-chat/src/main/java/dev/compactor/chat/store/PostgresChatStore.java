@@ -38,6 +38,15 @@ public final class PostgresChatStore extends JdbcChatStore {
   /** Connections in the pool by default. */
   public static final int DEFAULT_POOL_SIZE = 10;
 
+  /** How long a caller waits for a pooled connection before the call fails, in milliseconds. */
+  public static final long CONNECTION_TIMEOUT_MS = 10_000;
+
+  /**
+   * How long opening a TCP connection to the server may take, in seconds (a refused connection
+   * fails immediately); a {@code connectTimeout} in the URL or properties wins.
+   */
+  public static final int CONNECT_TIMEOUT_SECONDS = 5;
+
   private final String description;
   private final String schema;
 
@@ -78,8 +87,21 @@ public final class PostgresChatStore extends JdbcChatStore {
     hc.setMaximumPoolSize(DEFAULT_POOL_SIZE);
     hc.setMinimumIdle(1);
     hc.setSchema(s);
-    hc.setInitializationFailTimeout(-1);
-    HikariDataSource ds = new HikariDataSource(hc);
+    // A refused or unreachable server fails here, at once, not after Hikari's default 30 s wait
+    // for a first connection.
+    hc.setInitializationFailTimeout(1);
+    hc.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
+    if (properties == null || properties.getProperty("connectTimeout") == null) {
+      hc.addDataSourceProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
+    }
+    HikariDataSource ds;
+    try {
+      ds = new HikariDataSource(hc);
+    } catch (RuntimeException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new ChatStoreException(
+          "cannot connect to the chat database " + description + ": " + cause.getMessage(), e);
+    }
     try {
       Migrations.migrate(ds, "postgresql", s, "chat database " + description);
     } catch (RuntimeException e) {

@@ -107,6 +107,45 @@ public final class SqliteChatStore extends JdbcChatStore {
     return new SqliteChatStore(abs, ds);
   }
 
+  /**
+   * Opens an existing database file for reading only: nothing is created, migrated or written (the
+   * file's bytes and modification time stay as they are), and every update fails.
+   *
+   * @throws ChatStoreException when the file does not exist or cannot be opened
+   */
+  public static SqliteChatStore openReadOnly(Path file) {
+    Path abs = file.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(abs)) {
+      throw new ChatStoreException("no chat database at " + abs);
+    }
+    SQLiteConfig config = new SQLiteConfig();
+    config.setReadOnly(true);
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, DEFAULT_BUSY_TIMEOUT.toMillis()));
+    config.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
+    SQLiteDataSource sqlite = new SQLiteDataSource(config);
+    // Without a -wal file no writer has the database open and everything is in the file itself:
+    // read it as immutable, so not even the -wal and -shm files a WAL database otherwise needs are
+    // created. With one, share the writer's (SQLite creates nothing new then).
+    boolean writerFiles = Files.exists(Path.of(abs + "-wal"));
+    sqlite.setUrl(
+        "jdbc:sqlite:file:"
+            + abs.toUri().getRawPath()
+            + (writerFiles ? "?mode=ro" : "?mode=ro&immutable=1"));
+    HikariConfig hc = new HikariConfig();
+    hc.setDataSource(sqlite);
+    hc.setPoolName("compactor-chat-sqlite-read-only");
+    hc.setMaximumPoolSize(2);
+    hc.setMinimumIdle(1);
+    hc.setReadOnly(true);
+    try {
+      return new SqliteChatStore(abs, new HikariDataSource(hc));
+    } catch (RuntimeException e) {
+      throw new ChatStoreException(
+          "cannot open chat database " + abs + " for reading: " + e.getMessage(), e);
+    }
+  }
+
   /** The database file. */
   public Path file() {
     return file;

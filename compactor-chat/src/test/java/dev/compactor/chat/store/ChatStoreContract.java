@@ -143,6 +143,24 @@ public abstract class ChatStoreContract {
   }
 
   @Test
+  void loneSurrogates_surviveStorageExactly() {
+    ChatKey k = key("c-surrogates");
+    String text = "half \uD83D, other half \uDE00, whole \uD83D\uDE00, é";
+    Message m =
+        Message.builder(Role.USER)
+            .id("u1")
+            .content(text)
+            .metadata(
+                new dev.compactor.core.message.MessageMetadata(
+                    null, null, null, null, java.util.Map.of("note", "\uDBFF")))
+            .build();
+    append(store(), k, m);
+    Message back = reopen().find(k).orElseThrow().messages().get(0);
+    assertThat(back.content()).isEqualTo(text);
+    assertThat(back.metadata().extra()).containsEntry("note", "\uDBFF");
+  }
+
+  @Test
   void update_existingChat_appendsInOrder_andIncrementsVersion() {
     ChatKey k = key("c2");
     append(store(), k, Message.builder(Role.USER).id("u1").content("one").build());

@@ -85,8 +85,10 @@ public final class ContextBudget {
     }
     if (!layers.isEmpty()) {
       BudgetValue first = layers.get(0);
-      long tokens = Math.max(1, Math.min(first.tokensFor(window), ceiling));
-      return new ResolvedBudget(tokens, first.source(), window, model.windowSource(), maxOutput);
+      long requested = first.tokensFor(window);
+      long tokens = Math.max(1, Math.min(requested, ceiling));
+      return new ResolvedBudget(
+          tokens, first.source(), window, model.windowSource(), maxOutput, requested);
     }
     return new ResolvedBudget(
         defaultBudget(window, maxOutput, inputs.headroom()),

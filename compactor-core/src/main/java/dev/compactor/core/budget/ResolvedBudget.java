@@ -15,14 +15,27 @@ import java.util.Objects;
  * @param windowSource where the window came from (see {@link
  *     dev.compactor.core.catalog.ModelInfo#windowSource()})
  * @param maxOutput the output tokens reserved
+ * @param requested the tokens the winning layer asked for before clamping ({@code tokens} itself
+ *     for the default)
  */
 public record ResolvedBudget(
-    long tokens, String source, long window, String windowSource, int maxOutput) {
+    long tokens, String source, long window, String windowSource, int maxOutput, long requested) {
   public ResolvedBudget {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(windowSource, "windowSource");
     if (tokens < 1) {
       throw new IllegalArgumentException("budget must be >= 1, got " + tokens);
     }
+  }
+
+  /** A budget that was used as asked. */
+  public ResolvedBudget(
+      long tokens, String source, long window, String windowSource, int maxOutput) {
+    this(tokens, source, window, windowSource, maxOutput, tokens);
+  }
+
+  /** Whether the asked-for value was changed to fit: lowered to the ceiling or raised to 1. */
+  public boolean clamped() {
+    return requested != tokens;
   }
 }

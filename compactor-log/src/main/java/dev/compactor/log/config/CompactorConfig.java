@@ -65,6 +65,17 @@ public final class CompactorConfig {
             .orElse(null));
   }
 
+  /**
+   * The keys of the loaded files that Compactor does not know, each with its path and file: worth a
+   * warning, since a misspelt key silently changes nothing.
+   */
+  public List<String> unknownKeys() {
+    List<String> out = new ArrayList<>();
+    project().ifPresent(f -> out.addAll(f.unknownKeys()));
+    user().ifPresent(f -> out.addAll(f.unknownKeys()));
+    return out;
+  }
+
   /** A configuration of already parsed files (either may be null). */
   public static CompactorConfig of(ConfigFile project, ConfigFile user) {
     return new CompactorConfig(project, user);

@@ -11,25 +11,36 @@ import dev.compactor.core.catalog.ModelCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One parsed configuration file: its {@code [context]} table and its {@code [models."…"]} tables.
- * Keys Compactor does not know are ignored. Every value read is validated here, so a bad file fails
- * when it is loaded, with a message naming the file and the key.
+ * Keys Compactor does not know are kept out of the settings and listed in {@link #unknownKeys} with
+ * their path (a typo such as {@code [context] budgt} is reported, not silently ignored). Every
+ * value read is validated here, so a bad file fails when it is loaded, with a message naming the
+ * file and the key.
  *
  * @param path where it was read from
  * @param display the path as shown in messages (e.g. {@code ~/.config/compactor/config.toml})
  * @param context the {@code [context]} table ({@link ContextSection#EMPTY} when absent)
  * @param models the {@code [models]} tables by lower-cased model name, in file order
+ * @param unknownKeys keys Compactor does not know, each with its path and the file, e.g. {@code
+ *     [context] budgt in ./compactor.toml}
  */
 public record ConfigFile(
-    Path path, String display, ContextSection context, Map<String, ModelSection> models) {
+    Path path,
+    String display,
+    ContextSection context,
+    Map<String, ModelSection> models,
+    List<String> unknownKeys) {
 
   private static final TomlMapper TOML = new TomlMapper();
 
@@ -38,7 +49,20 @@ public record ConfigFile(
     Objects.requireNonNull(display, "display");
     context = context == null ? ContextSection.EMPTY : context;
     models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
+    unknownKeys = unknownKeys == null ? List.of() : List.copyOf(unknownKeys);
   }
+
+  /** A file without unknown keys. */
+  public ConfigFile(
+      Path path, String display, ContextSection context, Map<String, ModelSection> models) {
+    this(path, display, context, models, List.of());
+  }
+
+  private static final Set<String> TOP_KEYS = Set.of("context", "models");
+  private static final Set<String> CONTEXT_KEYS =
+      Set.of("budget", "compact_instructions", "keep_recent_tokens");
+  private static final Set<String> MODEL_KEYS =
+      Set.of("context_budget", "context_window", "max_output");
 
   /**
    * Reads and validates a file.
@@ -78,7 +102,21 @@ public record ConfigFile(
     if (root == null || root.isMissingNode() || root.isNull()) {
       return new ConfigFile(path, display, ContextSection.EMPTY, Map.of());
     }
-    ContextSection context = parseContext(table(root, "context", "[context]", display), display);
+    List<String> unknown = new ArrayList<>();
+    for (String k : iterable(root)) {
+      if (!TOP_KEYS.contains(k)) {
+        unknown.add((root.get(k).isObject() ? "[" + k + "]" : k) + " in " + display);
+      }
+    }
+    JsonNode contextNode = table(root, "context", "[context]", display);
+    if (contextNode != null) {
+      for (String k : iterable(contextNode)) {
+        if (!CONTEXT_KEYS.contains(k)) {
+          unknown.add("[context] " + k + " in " + display);
+        }
+      }
+    }
+    ContextSection context = parseContext(contextNode, display);
     Map<String, ModelSection> models = new LinkedHashMap<>();
     JsonNode modelsNode = table(root, "models", "[models]", display);
     if (modelsNode != null) {
@@ -92,10 +130,15 @@ public record ConfigFile(
           throw new CompactorException(
               "models.\"" + e.getKey() + "\" in " + display + " must be a table");
         }
+        for (String k : iterable(e.getValue())) {
+          if (!MODEL_KEYS.contains(k)) {
+            unknown.add("[models.\"" + e.getKey() + "\"] " + k + " in " + display);
+          }
+        }
         models.put(model, parseModel(model, e.getValue(), display));
       }
     }
-    return new ConfigFile(path, display, context, models);
+    return new ConfigFile(path, display, context, models, unknown);
   }
 
   private static ContextSection parseContext(JsonNode t, String display) {
@@ -166,6 +209,12 @@ public record ConfigFile(
       return node.asText();
     }
     return node.toString();
+  }
+
+  private static Iterable<String> iterable(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 
   private static JsonNode table(JsonNode root, String key, String label, String display) {

@@ -82,12 +82,14 @@ final class AnthropicMessagesImporter implements Importer {
       throw new ImportException(source.name() + ": " + problem);
     }
     List<String> notes = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
     AnthropicMessages.Decoded decoded = AnthropicMessages.decode(root);
     List<Message> out = decoded.messages();
     List<String> skipped = decoded.skipped();
-    Assembly.addCapped(notes, skipped, "messages skipped");
+    Assembly.addCapped(problems, skipped, "messages skipped");
     Map<String, Object> metadata =
         root.isObject() ? Json.rest(root, Set.of("messages", "system")) : Map.of();
-    return List.of(Assembly.conversation(source.baseName(), out, metadata, notes, m -> true));
+    return List.of(
+        Assembly.conversation(source.baseName(), out, metadata, notes, problems, m -> true));
   }
 }

@@ -1,6 +1,7 @@
 package dev.compactor.log.imports;
 
 import dev.compactor.core.message.Message;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -14,10 +15,12 @@ final class Assembly {
       List<Message> messages,
       Map<String, Object> metadata,
       List<String> notes,
+      List<String> problems,
       Predicate<Message> anchorable) {
-    List<Message> repaired = ViewRepair.repair(messages, notes);
+    List<String> found = new ArrayList<>(problems);
+    List<Message> repaired = ViewRepair.repair(messages, found);
     List<Message> anchored = UsageAnchors.apply(repaired, anchorable);
-    return new ImportedConversation(name, anchored, metadata, notes);
+    return new ImportedConversation(name, anchored, metadata, notes, found);
   }
 
   /** Collapses a long list of per-item notes into the first few plus a count. */

@@ -10,7 +10,6 @@ import dev.compactor.core.message.ToolCall;
 import dev.compactor.wire.anthropic.AnthropicContent;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.usage.Usages;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -111,16 +110,23 @@ final class ClaudeCodeImporter implements Importer {
       return notLines;
     }
     List<String> lines = source.firstLines(10);
+    String firstBad = null;
     for (int i = 0; i < lines.size(); i++) {
       JsonNode node;
       try {
         node = Json.TRANSCRIPTS.readTree(lines.get(i));
       } catch (JsonProcessingException e) {
-        return Detection.reject("line " + (i + 1) + " is not JSON: " + Json.describe(e));
+        // A malformed line does not decide the format: the reader skips it and reports it.
+        firstBad =
+            firstBad != null ? firstBad : "line " + (i + 1) + " is not JSON: " + Json.describe(e);
+        continue;
       }
       if (node == null || !node.isObject()) {
-        return Detection.reject(
-            "line " + (i + 1) + " is " + JsonFormats.kind(node) + ", not an event object");
+        firstBad =
+            firstBad != null
+                ? firstBad
+                : "line " + (i + 1) + " is " + JsonFormats.kind(node) + ", not an event object";
+        continue;
       }
       String type = Json.text(node, "type");
       if (type != null
@@ -134,7 +140,8 @@ final class ClaudeCodeImporter implements Importer {
     return Detection.reject(
         "none of the first "
             + lines.size()
-            + " lines is a Claude Code event (an object with \"type\" and \"uuid\"/\"sessionId\")");
+            + " lines is a Claude Code event (an object with \"type\" and \"uuid\"/\"sessionId\")"
+            + (firstBad == null ? "" : "; " + firstBad));
   }
 
   private record Event(
@@ -155,24 +162,27 @@ final class ClaudeCodeImporter implements Importer {
     List<Object> summaries = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     int duplicates = 0;
-    try (BufferedReader in = source.openReader()) {
-      String line;
-      int lineNo = 0;
-      while ((line = in.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
+    List<String> badUtf8 = new ArrayList<>();
+    try (JsonLines in = JsonLines.of(source)) {
+      JsonLines.Line line;
+      while ((line = in.next()) != null) {
+        int lineNo = line.number();
+        if (line.text().isBlank()) {
           continue;
         }
         JsonNode node;
         try {
-          node = Json.TRANSCRIPTS.readTree(line);
+          node = Json.TRANSCRIPTS.readTree(line.text());
         } catch (JsonProcessingException e) {
-          bad.add("line " + lineNo + ": " + Json.describe(e));
+          bad.add(line.where() + ": " + Json.describe(e));
           continue;
         }
         if (node == null || !node.isObject()) {
-          bad.add("line " + lineNo + ": not an event object");
+          bad.add(line.where() + ": not an event object");
           continue;
+        }
+        if (line.invalidUtf8At() >= 0) {
+          badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
         }
         String type = Json.text(node, "type");
         if (type == null) {
@@ -217,11 +227,14 @@ final class ClaudeCodeImporter implements Importer {
       metadata.put("summaries", summaries);
     }
     List<String> notes = new ArrayList<>();
-    Assembly.addCapped(notes, bad, "malformed lines skipped");
+    List<String> problems = new ArrayList<>();
+    Assembly.addCapped(problems, bad, "malformed line(s) skipped");
+    Assembly.addCapped(
+        problems, badUtf8, "line(s) with invalid UTF-8, read with U+FFFD in its place");
     if (duplicates > 0) {
       notes.add(duplicates + " repeated event(s) (same uuid) skipped");
     }
-    Builder b = new Builder(events, notes);
+    Builder b = new Builder(events, notes, problems);
     List<Message> messages = b.build();
     Map<String, Integer> skipped = new TreeMap<>(skippedTypes);
     b.skippedByType.forEach((k, v) -> skipped.merge(k, v, Integer::sum));
@@ -234,21 +247,28 @@ final class ClaudeCodeImporter implements Importer {
     Set<MessageId> noAnchor = b.noAnchor;
     return List.of(
         Assembly.conversation(
-            source.baseName(), messages, metadata, notes, m -> !noAnchor.contains(m.id())));
+            source.baseName(),
+            messages,
+            metadata,
+            notes,
+            problems,
+            m -> !noAnchor.contains(m.id())));
   }
 
   /** Chooses the events of the conversation and turns them into messages. */
   private static final class Builder {
     final List<Event> all;
     final List<String> notes;
+    final List<String> problems;
     final Map<String, Integer> skippedByType = new TreeMap<>();
     final Set<MessageId> noAnchor = new HashSet<>();
     final Map<String, Integer> idUses = new HashMap<>();
     final List<String> badTimestamps = new ArrayList<>();
 
-    Builder(List<Event> all, List<String> notes) {
+    Builder(List<Event> all, List<String> notes, List<String> problems) {
       this.all = all;
       this.notes = notes;
+      this.problems = problems;
     }
 
     /** An assistant API message: its events and the results of its calls. */
@@ -441,7 +461,7 @@ final class ClaudeCodeImporter implements Importer {
             "usage anchors set only before the compaction boundary: after it the provider saw"
                 + " Claude Code's summary, not the imported history");
       }
-      Assembly.addCapped(notes, badTimestamps, "unreadable timestamps left empty");
+      Assembly.addCapped(problems, badTimestamps, "unreadable timestamp(s) left empty");
       return out;
     }
 

@@ -9,7 +9,6 @@ import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.usage.Usages;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.format.DateTimeParseException;
@@ -42,7 +41,8 @@ import java.util.Set;
  * and {@code metadata.usage} (also gptme's older flat token fields) are typed; the rest of {@code
  * metadata} is kept in {@code metadata.extra.metadata}, every other field ({@code files}, {@code
  * file_hashes}, {@code quiet}, an unpaired {@code call_id}, …) in {@code metadata.extra} under its
- * own name. Malformed lines are skipped with a note.
+ * own name. Malformed lines after the first are skipped and reported as problems (line and byte
+ * offset).
  */
 final class GptmeImporter implements Importer {
   static final String NAME = "gptme";
@@ -101,26 +101,27 @@ final class GptmeImporter implements Importer {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     Reader r = new Reader();
-    try (BufferedReader in = source.openReader()) {
-      String line;
-      int lineNo = 0;
-      while ((line = in.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
+    try (JsonLines in = JsonLines.of(source)) {
+      JsonLines.Line line;
+      while ((line = in.next()) != null) {
+        if (line.text().isBlank()) {
           continue;
         }
         JsonNode node;
         try {
-          node = Json.TRANSCRIPTS.readTree(line);
+          node = Json.TRANSCRIPTS.readTree(line.text());
         } catch (JsonProcessingException e) {
-          r.bad.add("line " + lineNo + ": " + Json.describe(e));
+          r.bad.add(line.where() + ": " + Json.describe(e));
           continue;
         }
         if (node == null || !node.isObject() || Json.text(node, "role") == null) {
-          r.bad.add("line " + lineNo + ": not a message object with a role");
+          r.bad.add(line.where() + ": not a message object with a role");
           continue;
         }
-        r.accept(new Rec(lineNo, node));
+        if (line.invalidUtf8At() >= 0) {
+          r.badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
+        }
+        r.accept(new Rec(line.number(), node));
       }
     }
     r.flush();
@@ -128,8 +129,12 @@ final class GptmeImporter implements Importer {
       throw new ImportException(source.name() + ": no line is a gptme message; " + r.bad.get(0));
     }
     List<String> notes = new ArrayList<>();
-    Assembly.addCapped(notes, r.bad, "malformed lines skipped");
-    Assembly.addCapped(notes, r.badTimestamps, "unreadable timestamps left empty");
+    List<String> problems = new ArrayList<>();
+    Assembly.addCapped(problems, r.bad, "malformed line(s) skipped");
+    Assembly.addCapped(
+        problems, r.badUtf8, "line(s) with invalid UTF-8, read with U+FFFD in its place");
+    Assembly.addCapped(
+        problems, r.badTimestamps, "unreadable timestamp(s) left empty (kept in metadata.extra)");
     if (r.paired > 0) {
       notes.add(
           r.paired
@@ -142,7 +147,8 @@ final class GptmeImporter implements Importer {
               + " message(s) with an unknown role imported as uiOnly system messages"
               + " (metadata.extra.source_role)");
     }
-    return List.of(Assembly.conversation(name(source), r.out, Map.of(), notes, m -> true));
+    return List.of(
+        Assembly.conversation(name(source), r.out, Map.of(), notes, problems, m -> true));
   }
 
   private static String name(ImportSource source) {
@@ -170,6 +176,7 @@ final class GptmeImporter implements Importer {
   private static final class Reader {
     final List<Message> out = new ArrayList<>();
     final List<String> bad = new ArrayList<>();
+    final List<String> badUtf8 = new ArrayList<>();
     final List<String> badTimestamps = new ArrayList<>();
     final Set<String> callIds = new HashSet<>();
     int paired;

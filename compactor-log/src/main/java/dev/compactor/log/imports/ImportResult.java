@@ -23,6 +23,20 @@ public record ImportResult(String format, String source, List<ImportedConversati
   }
 
   /**
+   * Every conversation's {@linkplain ImportedConversation#problems() problems}, each prefixed with
+   * the conversation's name when the source holds several.
+   */
+  public List<String> problems() {
+    List<String> out = new java.util.ArrayList<>();
+    for (ImportedConversation c : conversations) {
+      for (String p : c.problems()) {
+        out.add(conversations.size() > 1 ? c.name() + ": " + p : p);
+      }
+    }
+    return out;
+  }
+
+  /**
    * The only conversation.
    *
    * @throws ImportException when the source held more or fewer than one conversation

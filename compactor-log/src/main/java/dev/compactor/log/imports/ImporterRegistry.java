@@ -157,9 +157,9 @@ public final class ImporterRegistry {
       try {
         d = i.detect(source);
       } catch (IOException | UncheckedIOException e) {
-        d = Detection.reject("cannot read the source: " + e.getMessage());
+        d = Detection.reject("cannot read the source: " + why(e));
       } catch (RuntimeException e) {
-        d = Detection.reject("detection failed: " + e);
+        d = Detection.reject("detection failed: " + why(e));
       }
       detections.put(i, d);
       if (d.matches()) {
@@ -180,12 +180,12 @@ public final class ImporterRegistry {
             "looked like it ("
                 + detections.get(i).reason()
                 + ") but reading failed: "
-                + e.getMessage());
+                + (e instanceof ImportException ? e.getMessage() : why(e)));
       } catch (RuntimeException e) {
         cause = e;
         attempts.put(
             i.name(),
-            "looked like it (" + detections.get(i).reason() + ") but reading failed: " + e);
+            "looked like it (" + detections.get(i).reason() + ") but reading failed: " + why(e));
       }
     }
     Map<String, String> ordered = new LinkedHashMap<>();
@@ -210,7 +210,7 @@ public final class ImporterRegistry {
     try {
       return new ImportResult(i.name(), source.name(), i.read(source));
     } catch (IOException | RuntimeException e) {
-      String why = e instanceof ImportException ? e.getMessage() : e.toString();
+      String why = e instanceof ImportException ? e.getMessage() : why(e);
       String detection;
       try {
         Detection d = i.detect(source);
@@ -225,11 +225,29 @@ public final class ImporterRegistry {
     }
   }
 
+  /** What went wrong, in words: no exception class names. */
+  static String why(Throwable e) {
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.util.zip.ZipException) {
+      return "broken gzip data (" + e.getMessage() + ")";
+    }
+    if (e instanceof java.io.EOFException) {
+      return "the content ends early (truncated)";
+    }
+    String m = e.getMessage();
+    return m == null || m.isBlank() ? "unexpected error (" + e.getClass().getSimpleName() + ")" : m;
+  }
+
   private static ImportSource open(Path file) {
     try {
       return ImportSource.of(file);
     } catch (IOException e) {
-      throw new ImportException("cannot import " + file + ": cannot open it: " + e, e);
+      throw new ImportException("cannot import " + file + ": cannot open it: " + why(e), e);
     }
   }
 }

@@ -62,10 +62,11 @@ final class MiniSweAgentImporter implements Importer {
       throw new ImportException(source.name() + ": " + problem);
     }
     List<String> notes = new ArrayList<>();
-    List<Message> messages = OpenAiMessages.map(root.get("messages"), "messages", notes);
+    List<String> problems = new ArrayList<>();
+    List<Message> messages = OpenAiMessages.map(root.get("messages"), "messages", notes, problems);
     Map<String, Object> metadata = Json.rest(root, Set.of("messages"));
     String id = Json.text(root, "instance_id");
     String name = id != null && !id.isBlank() ? id : source.baseName();
-    return List.of(Assembly.conversation(name, messages, metadata, notes, m -> true));
+    return List.of(Assembly.conversation(name, messages, metadata, notes, problems, m -> true));
   }
 }

@@ -4,14 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.wire.json.MessageCodec;
 import dev.compactor.wire.json.MessageFormatException;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Compactor's own {@code conversation.jsonl} (the master log format of {@link MessageCodec}): read
- * as it is, every field kept.
+ * as it is, every field kept. A line that is not a message (malformed JSON, a field of the wrong
+ * type) is skipped and reported as a problem with its line and byte offset; the file is still read
+ * as this format.
  */
 final class NativeImporter implements Importer {
   static final String NAME = "compactor";
@@ -48,23 +49,34 @@ final class NativeImporter implements Importer {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     List<Message> messages = new ArrayList<>();
-    List<String> notes = new ArrayList<>();
-    try (BufferedReader r = source.openReader()) {
-      String line;
-      int n = 0;
-      while ((line = r.readLine()) != null) {
-        n++;
-        if (line.isBlank()) {
+    List<String> bad = new ArrayList<>();
+    List<String> badUtf8 = new ArrayList<>();
+    try (JsonLines in = JsonLines.of(source)) {
+      JsonLines.Line line;
+      while ((line = in.next()) != null) {
+        if (line.text().isBlank()) {
           continue;
         }
         try {
-          messages.add(CODEC.readLine(line));
+          messages.add(CODEC.readLine(line.text()));
         } catch (MessageFormatException e) {
-          throw new ImportException(source.name() + " line " + n + ": " + e.getMessage(), e);
+          bad.add(line.where() + ": " + e.getMessage());
+          continue;
+        }
+        if (line.invalidUtf8At() >= 0) {
+          badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
         }
       }
     }
+    if (messages.isEmpty() && !bad.isEmpty()) {
+      throw new ImportException(source.name() + ": no line is a message; " + bad.get(0));
+    }
+    List<String> problems = new ArrayList<>();
+    Assembly.addCapped(problems, bad, "malformed line(s) skipped");
+    Assembly.addCapped(
+        problems, badUtf8, "line(s) with invalid UTF-8, read with U+FFFD in its place");
     return List.of(
-        new ImportedConversation(source.baseName(), messages, java.util.Map.of(), notes));
+        new ImportedConversation(
+            source.baseName(), messages, java.util.Map.of(), List.of(), problems));
   }
 }

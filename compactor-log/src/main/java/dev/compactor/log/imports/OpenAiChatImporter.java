@@ -61,9 +61,11 @@ final class OpenAiChatImporter implements Importer {
       throw new ImportException(source.name() + ": " + problem);
     }
     List<String> notes = new ArrayList<>();
-    List<Message> list = OpenAiMessages.map(messages, "messages", notes);
+    List<String> problems = new ArrayList<>();
+    List<Message> list = OpenAiMessages.map(messages, "messages", notes, problems);
     Map<String, Object> metadata = root.isObject() ? Json.rest(root, Set.of("messages")) : Map.of();
-    return List.of(Assembly.conversation(source.baseName(), list, metadata, notes, m -> true));
+    return List.of(
+        Assembly.conversation(source.baseName(), list, metadata, notes, problems, m -> true));
   }
 
   private static JsonNode messages(JsonNode root) {

@@ -13,11 +13,16 @@ import java.util.List;
 final class OpenAiMessages {
   private OpenAiMessages() {}
 
-  static List<Message> map(JsonNode array, String where, List<String> notes) {
+  /**
+   * The messages of {@code array}; how the mapping went goes to {@code notes}, what was broken in
+   * the source (entries skipped, unreadable timestamps) to {@code problems}.
+   */
+  static List<Message> map(
+      JsonNode array, String where, List<String> notes, List<String> problems) {
     ChatCompletionsMessages.Decoded d = ChatCompletionsMessages.decode(array, where);
-    Assembly.addCapped(notes, d.skipped(), "entries of " + where + " skipped");
+    Assembly.addCapped(problems, d.skipped(), "entries of " + where + " skipped");
     Assembly.addCapped(
-        notes, d.badTimestamps(), "unreadable timestamps left empty (kept in metadata.extra)");
+        problems, d.badTimestamps(), "unreadable timestamps left empty (kept in metadata.extra)");
     if (d.derivedIds() > 0) {
       notes.add(d.derivedIds() + " tool call(s) without an id got a derived id call-<message>-<n>");
     }

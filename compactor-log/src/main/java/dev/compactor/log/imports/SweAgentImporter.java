@@ -58,7 +58,8 @@ final class SweAgentImporter implements Importer {
       throw new ImportException(source.name() + ": " + problem);
     }
     List<String> notes = new ArrayList<>();
-    List<Message> messages = OpenAiMessages.map(root.get("history"), "history", notes);
+    List<String> problems = new ArrayList<>();
+    List<Message> messages = OpenAiMessages.map(root.get("history"), "history", notes, problems);
     Map<String, Object> metadata = Json.rest(root, Set.of("history", "trajectory"));
     JsonNode steps = root.get("trajectory");
     if (steps != null && steps.isArray()) {
@@ -67,6 +68,7 @@ final class SweAgentImporter implements Importer {
               + steps.size()
               + " \"trajectory\" steps were not imported: \"history\" holds the same conversation");
     }
-    return List.of(Assembly.conversation(source.baseName(), messages, metadata, notes, m -> true));
+    return List.of(
+        Assembly.conversation(source.baseName(), messages, metadata, notes, problems, m -> true));
   }
 }

@@ -64,13 +64,14 @@ final class TauBenchImporter implements Importer {
       String name = "task-" + label(run.get("task_id"), i) + "/trial-" + label(run.get("trial"), 0);
       int n = seen.merge(name, 1, Integer::sum);
       List<String> notes = new ArrayList<>();
+      List<String> problems = new ArrayList<>();
       if (n > 1) {
         notes.add("a second run with the name " + name + " (entry " + i + ") was renamed #" + n);
         name = name + "#" + n;
       }
-      List<Message> messages = OpenAiMessages.map(run.get("traj"), "traj", notes);
+      List<Message> messages = OpenAiMessages.map(run.get("traj"), "traj", notes, problems);
       Map<String, Object> metadata = Json.rest(run, Set.of("traj"));
-      out.add(Assembly.conversation(name, messages, metadata, notes, m -> true));
+      out.add(Assembly.conversation(name, messages, metadata, notes, problems, m -> true));
     }
     return out;
   }

@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * The last step of every built-in importer: makes a message list satisfy {@link
  * dev.compactor.core.view.ViewValidator} when the source itself breaks an invariant, changing as
- * little as possible and never any text. Each repair is counted in a note.
+ * little as possible and never any text. Each kind of repair is reported as one of the
+ * conversation's problems, naming the messages it changed.
  *
  * <ul>
  *   <li>A tool result that does not directly follow its call (no call, a second result, no call id,
@@ -36,39 +37,45 @@ import java.util.Set;
 final class ViewRepair {
   private ViewRepair() {}
 
-  static List<Message> repair(List<Message> in, List<String> notes) {
+  /**
+   * The repaired list; each kind of repair adds one sentence to {@code problems} naming the
+   * messages it changed (index and id, the first few of them).
+   */
+  static List<Message> repair(List<Message> in, List<String> problems) {
     List<Message> out = new ArrayList<>(in);
-    int timestamps = fixTimestamps(out);
-    int[] counts = fixToolPairing(out);
-    if (timestamps > 0) {
-      notes.add(
-          timestamps
-              + " timestamp(s) earlier than the message before were cleared (source value kept in"
-              + " metadata.extra.source_timestamp)");
-    }
-    if (counts[0] > 0) {
-      notes.add(
-          counts[0]
-              + " tool result(s) without a matching call directly before them were imported as user"
-              + " messages (metadata.extra.orphan_tool_call_id)");
-    }
-    if (counts[1] > 0) {
-      notes.add(
-          counts[1]
-              + " tool call(s) without a result were moved to metadata.extra.unanswered_tool_calls");
-    }
-    if (counts[2] > 0) {
-      notes.add(
-          counts[2]
-              + " repeated tool call id(s) were renamed with a #n suffix"
-              + " (metadata.extra.source_tool_call_id)");
-    }
+    List<String> timestamps = fixTimestamps(out);
+    Repairs r = fixToolPairing(out);
+    Assembly.addCapped(
+        problems,
+        r.orphans,
+        "tool result(s) without a matching call directly before them, imported as user messages"
+            + " (metadata.extra.orphan_tool_call_id)");
+    Assembly.addCapped(
+        problems,
+        r.unanswered,
+        "tool call(s) without a result while the conversation goes on, moved to"
+            + " metadata.extra.unanswered_tool_calls");
+    Assembly.addCapped(
+        problems,
+        r.renamed,
+        "repeated tool call id(s), renamed with a #n suffix (metadata.extra.source_tool_call_id)");
+    Assembly.addCapped(
+        problems,
+        timestamps,
+        "timestamp(s) earlier than the message before, cleared (source value kept in"
+            + " metadata.extra.source_timestamp)");
     return out;
   }
 
-  private static int fixTimestamps(List<Message> out) {
+  private record Repairs(List<String> orphans, List<String> unanswered, List<String> renamed) {}
+
+  private static String where(int index, Message m) {
+    return "message " + index + " (" + m.id() + ")";
+  }
+
+  private static List<String> fixTimestamps(List<Message> out) {
     Instant last = null;
-    int fixed = 0;
+    List<String> fixed = new ArrayList<>();
     for (int i = 0; i < out.size(); i++) {
       Message m = out.get(i);
       if (m.uiOnly() || m.timestamp() == null) {
@@ -81,7 +88,7 @@ final class ViewRepair {
                 .timestamp(null)
                 .metadata(withExtra(m.metadata(), "source_timestamp", m.timestamp().toString()))
                 .build());
-        fixed++;
+        fixed.add(where(i, m) + " at " + m.timestamp());
       } else {
         last = m.timestamp();
       }
@@ -89,11 +96,10 @@ final class ViewRepair {
     return fixed;
   }
 
-  /** Returns {orphans, unanswered calls, renamed ids}. */
-  private static int[] fixToolPairing(List<Message> out) {
-    int orphans = 0;
-    int unanswered = 0;
-    int renamed = 0;
+  private static Repairs fixToolPairing(List<Message> out) {
+    List<String> orphans = new ArrayList<>();
+    List<String> unanswered = new ArrayList<>();
+    List<String> renamed = new ArrayList<>();
     Set<String> usedCallIds = new HashSet<>();
     int i = 0;
     while (i < out.size()) {
@@ -103,8 +109,8 @@ final class ViewRepair {
         continue;
       }
       if (m.role() == Role.TOOL) {
+        orphans.add(orphanWhere(i, m));
         out.set(i, orphan(m));
-        orphans++;
         i++;
         continue;
       }
@@ -125,7 +131,7 @@ final class ViewRepair {
           id = c.id() + "#" + n;
           usedCallIds.add(id);
           rename.putIfAbsent(c.id(), id);
-          renamed++;
+          renamed.add(where(i, m) + ": " + c.id() + " → " + id);
         }
         calls.add(id.equals(c.id()) ? c : new ToolCall(id, c.name(), c.arguments()));
       }
@@ -158,8 +164,8 @@ final class ViewRepair {
         if (cid != null && byId.containsKey(cid) && answered.add(cid)) {
           continue;
         }
+        orphans.add(orphanWhere(j, t));
         out.set(j, orphan(t));
-        orphans++;
       }
       boolean last = true;
       for (int k = j; k < out.size(); k++) {
@@ -181,7 +187,7 @@ final class ViewRepair {
             d.put("name", c.name());
             d.put("arguments", c.arguments());
             dropped.add(d);
-            unanswered++;
+            unanswered.add(where(i, m) + ": " + c.id() + " (" + c.name() + ")");
           }
         }
       }
@@ -194,7 +200,12 @@ final class ViewRepair {
       }
       i = j;
     }
-    return new int[] {orphans, unanswered, renamed};
+    return new Repairs(orphans, unanswered, renamed);
+  }
+
+  private static String orphanWhere(int index, Message t) {
+    return where(index, t)
+        + (t.toolCallId() == null ? " has no call id" : " answers " + t.toolCallId());
   }
 
   private static Message orphan(Message t) {

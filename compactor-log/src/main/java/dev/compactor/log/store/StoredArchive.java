@@ -9,9 +9,10 @@ import java.util.stream.Collectors;
 
 /**
  * The {@link OutputArchive} of a conversation directory: removed content is saved under {@code
- * tool-outputs/compaction/}, and the reference names that file, the master message(s) and their
- * byte ranges in {@code conversation.jsonl}, so both a person and a recall tool can get the exact
- * original back. Thread-safe (the conversation serializes writes).
+ * tool-outputs/compaction/}, and the reference names that file by its path relative to the
+ * conversation directory (never an absolute local path: the directory may be moved or shared), the
+ * master message(s) and their byte ranges in {@code conversation.jsonl}, so both a person and a
+ * recall tool can get the exact original back. Thread-safe (the conversation serializes writes).
  */
 public final class StoredArchive implements OutputArchive {
   static final String CATEGORY = "compaction";
@@ -36,11 +37,33 @@ public final class StoredArchive implements OutputArchive {
       where = "message " + source.id();
     }
     return "Full output saved to: "
-        + file
+        + relative(file)
         + "; original in "
         + conversation.conversationFile().getFileName()
         + ": "
         + where;
+  }
+
+  /** {@code file} relative to the conversation directory, with {@code /} separators. */
+  private String relative(java.nio.file.Path file) {
+    java.nio.file.Path dir = conversation.directory().toAbsolutePath().normalize();
+    java.nio.file.Path f = file.toAbsolutePath().normalize();
+    java.nio.file.Path rel = f.startsWith(dir) ? dir.relativize(f) : f.getFileName();
+    StringBuilder sb = new StringBuilder();
+    for (java.nio.file.Path part : rel) {
+      sb.append(sb.length() == 0 ? "" : "/").append(part);
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Where a reference's saved file is: {@code reference} as this archive writes it resolved against
+   * the conversation directory, or null when it names none.
+   */
+  public java.nio.file.Path savedFile(String reference) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("Full output saved to: (\\S+);").matcher(reference);
+    return m.find() ? conversation.directory().resolve(m.group(1)) : null;
   }
 
   /** The original messages behind a reference id (master or synthesized). */

@@ -229,4 +229,20 @@ class CompactorConfigTest {
     assertThatThrownBy(() -> CompactorConfig.load(locations))
         .hasMessage("[context] in " + locations.projectFile() + " must be a table");
   }
+
+  @Test
+  void unknownKeys_areListedWithTheirPathAndFile() throws IOException {
+    writeProject(
+        "colour = 1\n[context]\nbudgt = 0.8\nbudget = 0.7\n[modles]\nx = 1\n"
+            + "[models.\"openai/gpt-4o\"]\ncontext_windw = 5\nmax_output = 100\n");
+    CompactorConfig c = CompactorConfig.load(locations);
+    String f = locations.projectFile().toString();
+    assertThat(c.unknownKeys())
+        .containsExactlyInAnyOrder(
+            "colour in " + f,
+            "[modles] in " + f,
+            "[context] budgt in " + f,
+            "[models.\"openai/gpt-4o\"] context_windw in " + f);
+    assertThat(c.projectBudget()).isPresent();
+  }
 }

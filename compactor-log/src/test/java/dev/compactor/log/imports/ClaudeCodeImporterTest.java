@@ -342,6 +342,8 @@ class ClaudeCodeImporterTest {
     assertThat(m.get(3).content()).isEqualTo("[Request interrupted by user for tool use]");
     assertThat(m.get(4).content()).isEqualTo("stray");
     assertThat(m.get(4).metadata().extra()).containsEntry("orphan_tool_call_id", "toolu_unknown");
-    assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("1 tool result(s) without"));
+    assertThat(c.problems())
+        .anySatisfy(
+            n -> assertThat(n).contains("1 tool result(s) without").contains("toolu_unknown"));
   }
 }

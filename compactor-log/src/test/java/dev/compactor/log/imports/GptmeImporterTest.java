@@ -2,6 +2,7 @@ package dev.compactor.log.imports;
 
 import static dev.compactor.log.imports.Fixtures.jsonl;
 import static dev.compactor.log.imports.Fixtures.obj;
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.core.message.Digests;
@@ -12,11 +13,13 @@ import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.view.ViewValidator;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -219,8 +222,10 @@ class GptmeImporterTest {
 
   @Test
   void malformedLines_areSkippedWithANote_andNaiveTimestampsAreUtc() throws IOException {
+    String first =
+        Fixtures.json(obj("role", "user", "content", "hi", "timestamp", "2026-01-01T10:00:00"));
     String text =
-        Fixtures.json(obj("role", "user", "content", "hi", "timestamp", "2026-01-01T10:00:00"))
+        first
             + "\n{not json\n"
             + Fixtures.json(obj("role", "assistant", "content", "hello"))
             + "\n";
@@ -231,7 +236,10 @@ class GptmeImporterTest {
     assertThat(c.messages()).hasSize(2);
     assertThat(c.messages().get(0).timestamp()).isEqualTo(Instant.parse("2026-01-01T10:00:00Z"));
     assertThat(c.name()).isEqualTo("log");
-    assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("malformed").contains("line 2"));
+    assertThat(c.problems())
+        .singleElement(as(InstanceOfAssertFactories.STRING))
+        .contains("malformed")
+        .contains("line 2 (byte " + (first.getBytes(StandardCharsets.UTF_8).length + 1) + ")");
   }
 
   @Test

@@ -137,7 +137,13 @@ class OpenAiFormatsTest {
     assertThat(m.get(4).content()).isEqualTo("late");
     assertThat(m.get(4).metadata().extra()).containsEntry("orphan_tool_call_id", "c2");
     assertThat(m.get(5).toolCalls()).as("the last turn's call is pending, not missing").hasSize(1);
-    assertThat(c.notes()).hasSize(2);
+    assertThat(c.problems())
+        .as("each repair is reported, naming the message and the call")
+        .containsExactly(
+            "1 tool result(s) without a matching call directly before them, imported as user"
+                + " messages (metadata.extra.orphan_tool_call_id): message 4 (msg-4) answers c2",
+            "1 tool call(s) without a result while the conversation goes on, moved to"
+                + " metadata.extra.unanswered_tool_calls: message 1 (msg-1): c2 (b)");
   }
 
   @Test

@@ -17,7 +17,7 @@ class StoredArchiveTest {
 
   @Test
   void save_writesContent_andNamesFileAndByteRangeOfTheMasterMessage() throws Exception {
-    try (StoredConversation c = StoredConversation.open(dir.resolve("conv"))) {
+    try (StoredConversation c = StoredConversation.open(dir.resolve("conv").toAbsolutePath())) {
       c.append(Message.builder(Role.USER).id("u1").content("hi").build());
       Message big = Message.builder(Role.USER).id("u2").content("long output ✓").build();
       c.append(big);
@@ -25,7 +25,13 @@ class StoredArchiveTest {
 
       Matcher file = Pattern.compile("Full output saved to: (\\S+);").matcher(ref);
       assertThat(file.find()).as(ref).isTrue();
-      assertThat(Files.readString(Path.of(file.group(1)))).isEqualTo("long output ✓");
+      assertThat(file.group(1))
+          .as("relative to the conversation directory, never an absolute local path")
+          .startsWith("tool-outputs/compaction/")
+          .doesNotContain(dir.toString());
+      assertThat(Files.readString(c.directory().resolve(file.group(1)))).isEqualTo("long output ✓");
+      assertThat(new StoredArchive(c).savedFile(ref))
+          .isEqualTo(c.directory().resolve(file.group(1)));
 
       Matcher range = Pattern.compile("master message u2 \\(bytes (\\d+)-(\\d+)\\)").matcher(ref);
       assertThat(range.find()).as(ref).isTrue();

@@ -127,6 +127,7 @@ public record ClientSetup(
             options.random(),
             options.clock(),
             options.requestTimeout(),
+            options.timeout(),
             mapper);
     return new ClientSetup(provider, model.strip(), base, key, options.headers(), transport);
   }

@@ -28,6 +28,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -52,8 +60,42 @@ public final class HttpTransport {
   private final Random random;
   private final Clock clock;
   private final Duration timeout;
+  private final Duration callTimeout;
   private final ErrorMapper mapper;
 
+  /** Cuts off a stalled attempt when the call's time is up. */
+  private static final ScheduledExecutorService WATCHDOG =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "compactor-model-call-timeout");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * @param timeout the longest wait for one response (for streams: for its headers)
+   * @param callTimeout the longest a whole call may take, every attempt and wait included
+   */
+  public HttpTransport(
+      HttpClient client,
+      RetryPolicy retry,
+      Sleeper sleeper,
+      Random random,
+      Clock clock,
+      Duration timeout,
+      Duration callTimeout,
+      ErrorMapper mapper) {
+    this.client = client;
+    this.retry = retry;
+    this.sleeper = sleeper;
+    this.random = random;
+    this.clock = clock;
+    this.timeout = timeout;
+    this.callTimeout = callTimeout;
+    this.mapper = mapper;
+  }
+
+  /** A transport whose calls are limited by {@code timeout} alone. */
   public HttpTransport(
       HttpClient client,
       RetryPolicy retry,
@@ -62,13 +104,7 @@ public final class HttpTransport {
       Clock clock,
       Duration timeout,
       ErrorMapper mapper) {
-    this.client = client;
-    this.retry = retry;
-    this.sleeper = sleeper;
-    this.random = random;
-    this.clock = clock;
-    this.timeout = timeout;
-    this.mapper = mapper;
+    this(client, retry, sleeper, random, clock, timeout, timeout, mapper);
   }
 
   public ErrorMapper mapper() {
@@ -78,7 +114,7 @@ public final class HttpTransport {
   /** POSTs {@code body} and returns the parsed 2xx JSON object. */
   public JsonNode postJson(URI uri, Map<String, String> headers, JsonNode body, String model) {
     byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
-    return withRetries(() -> postOnce(uri, headers, bytes, model), () -> false);
+    return withRetries(limit -> postOnce(uri, headers, bytes, model, limit), () -> false);
   }
 
   /**
@@ -90,22 +126,30 @@ public final class HttpTransport {
     byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
     AtomicReference<S> current = new AtomicReference<>();
     return withRetries(
-        () -> {
+        limit -> {
           current.set(sessions.get());
-          return streamOnce(uri, headers, bytes, model, current.get());
+          return streamOnce(uri, headers, bytes, model, current.get(), limit);
         },
         () -> current.get() != null && current.get().delivered());
   }
 
   private interface Attempt<T> {
-    T run();
+    /** One attempt, which must end within {@code limit}. */
+    T run(Duration limit);
   }
 
   private <T> T withRetries(Attempt<T> attempt, BooleanSupplier delivered) {
     List<ModelException> earlier = new ArrayList<>();
+    long start = System.nanoTime();
+    // Time counted against the call: the real time, with the sleeper's waits counted as asked for
+    // (a test sleeper does not really sleep).
+    long sleptReal = 0;
+    long sleptAsked = 0;
     for (int n = 1; ; n++) {
+      long spent = System.nanoTime() - start - sleptReal + sleptAsked;
+      Duration left = callTimeout.minusNanos(spent);
       try {
-        return attempt.run();
+        return attempt.run(left.compareTo(timeout) < 0 ? left : timeout);
       } catch (RetryableModelException e) {
         Optional<Duration> wait =
             delivered.getAsBoolean()
@@ -114,12 +158,19 @@ public final class HttpTransport {
         if (wait.isEmpty()) {
           throw withEarlier(e, earlier);
         }
+        spent = System.nanoTime() - start - sleptReal + sleptAsked;
+        if (spent + wait.get().toNanos() >= callTimeout.toNanos()) {
+          throw withEarlier(outOfTime(e, n), earlier);
+        }
+        long before = System.nanoTime();
         try {
           sleeper.sleep(wait.get());
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
           throw withEarlier(e, earlier);
         }
+        sleptReal += System.nanoTime() - before;
+        sleptAsked += wait.get().toNanos();
         earlier.add(e);
       } catch (ModelException e) {
         throw withEarlier(e, earlier);
@@ -127,21 +178,64 @@ public final class HttpTransport {
     }
   }
 
+  /** {@code last}, saying that the call's time ran out before another attempt could finish. */
+  private RetryableModelException outOfTime(RetryableModelException last, int attempts) {
+    RetryableModelException e =
+        new RetryableModelException(
+            mapper.provider()
+                + ": gave up after "
+                + attempts
+                + " attempt(s): the call's timeout of "
+                + seconds(callTimeout)
+                + " (retries included) leaves no time for another; last error: "
+                + last.getMessage(),
+            last.error(),
+            last.retryAfter().orElse(null),
+            last.partialMessage().orElse(null),
+            last);
+    return e;
+  }
+
+  private static String seconds(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0
+        ? ms / 1000 + " s"
+        : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+  }
+
   private static ModelException withEarlier(ModelException e, List<ModelException> earlier) {
     earlier.forEach(e::addSuppressed);
     return e;
   }
 
-  private JsonNode postOnce(URI uri, Map<String, String> headers, byte[] body, String model) {
+  private JsonNode postOnce(
+      URI uri, Map<String, String> headers, byte[] body, String model, Duration limit) {
+    if (limit.isZero() || limit.isNegative()) {
+      throw timedOut(limit, null);
+    }
     HttpResponse<byte[]> resp;
+    CompletableFuture<HttpResponse<byte[]>> pending =
+        client.sendAsync(
+            request(uri, headers, body, "application/json", limit),
+            HttpResponse.BodyHandlers.ofByteArray());
     try {
-      resp =
-          client.send(
-              request(uri, headers, body, "application/json"),
-              HttpResponse.BodyHandlers.ofByteArray());
-    } catch (IOException e) {
-      throw ioFailure(e, 0, null);
+      // The whole response, body included, within the limit (the request timeout covers only
+      // the headers).
+      resp = pending.get(limit.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      pending.cancel(true);
+      throw timedOut(limit, null);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException io) {
+        throw ioFailure(io, 0, null, limit);
+      }
+      if (c instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(c);
     } catch (InterruptedException e) {
+      pending.cancel(true);
       Thread.currentThread().interrupt();
       throw interrupted(e);
     }
@@ -163,21 +257,39 @@ public final class HttpTransport {
   }
 
   private <S extends StreamSession> S streamOnce(
-      URI uri, Map<String, String> headers, byte[] body, String model, S session) {
+      URI uri, Map<String, String> headers, byte[] body, String model, S session, Duration limit) {
+    if (limit.isZero() || limit.isNegative()) {
+      throw timedOut(limit, null);
+    }
+    long deadline = System.nanoTime() + limit.toNanos();
     HttpResponse<InputStream> resp;
     try {
       resp =
           client.send(
-              request(uri, headers, body, "text/event-stream"),
+              request(uri, headers, body, "text/event-stream", limit),
               HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
-      throw ioFailure(e, 0, null);
+      throw ioFailure(e, 0, null, limit);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw interrupted(e);
     }
     int status = resp.statusCode();
-    try (InputStream in = resp.body()) {
+    AtomicBoolean cut = new AtomicBoolean();
+    InputStream body0 = resp.body();
+    ScheduledFuture<?> guard =
+        WATCHDOG.schedule(
+            () -> {
+              cut.set(true);
+              try {
+                body0.close();
+              } catch (IOException ignored) {
+                // the reader fails either way
+              }
+            },
+            Math.max(0, deadline - System.nanoTime()),
+            TimeUnit.NANOSECONDS);
+    try (InputStream in = body0) {
       if (status / 100 != 2) {
         String text;
         try {
@@ -196,20 +308,26 @@ public final class HttpTransport {
           }
         }
       } catch (IOException e) {
-        throw ioFailure(e, status, session);
+        throw cut.get() ? timedOut(limit, session) : ioFailure(e, status, session, limit);
+      }
+      if (cut.get()) {
+        throw timedOut(limit, session);
       }
       session.onEnd();
       return session;
     } catch (IOException closeFailure) {
       // closing the body failed after the outcome was decided; nothing to report
       return session;
+    } finally {
+      guard.cancel(false);
     }
   }
 
-  private HttpRequest request(URI uri, Map<String, String> headers, byte[] body, String accept) {
+  private HttpRequest request(
+      URI uri, Map<String, String> headers, byte[] body, String accept, Duration limit) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(uri)
-            .timeout(timeout)
+            .timeout(limit)
             .header("Content-Type", "application/json")
             .header("Accept", accept)
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));
@@ -217,10 +335,29 @@ public final class HttpTransport {
     return b.build();
   }
 
-  private RetryableModelException ioFailure(IOException e, int status, StreamSession session) {
+  /** The attempt ran out of its time: {@code limit}, the rest of the call's timeout. */
+  private RetryableModelException timedOut(Duration limit, StreamSession session) {
+    Duration shown = limit.isNegative() ? Duration.ZERO : limit;
+    String msg =
+        mapper.provider()
+            + ": timed out after "
+            + seconds(shown)
+            + " (the call's timeout is "
+            + seconds(callTimeout)
+            + ", retries included)";
+    return new RetryableModelException(
+        mapper.redactor().redact(msg),
+        ModelError.of(mapper.provider(), 0),
+        null,
+        session == null ? null : session.partial(),
+        null);
+  }
+
+  private RetryableModelException ioFailure(
+      IOException e, int status, StreamSession session, Duration limit) {
     String what;
     if (e instanceof HttpTimeoutException) {
-      what = "timed out after " + timeout.toSeconds() + " s";
+      what = "timed out after " + seconds(limit);
     } else if (e instanceof ConnectException) {
       what = "could not connect";
     } else if (status != 0) {

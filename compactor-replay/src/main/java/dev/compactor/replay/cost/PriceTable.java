@@ -121,6 +121,15 @@ public final class PriceTable {
       Price p;
       try {
         p = new Price(id, Double.parseDouble(cols[1]), Double.parseDouble(cols[2]));
+      } catch (NumberFormatException e) {
+        throw new CompactorException(
+            source
+                + " line "
+                + number
+                + ": invalid prices in \""
+                + s
+                + "\": input and output must be numbers (dollars per million tokens)",
+            e);
       } catch (IllegalArgumentException e) {
         throw new CompactorException(
             source + " line " + number + ": invalid prices in \"" + s + "\": " + e.getMessage(), e);

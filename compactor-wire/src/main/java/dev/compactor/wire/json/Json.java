@@ -95,6 +95,8 @@ public final class Json {
   public static String describe(JsonProcessingException e) {
     String msg = e.getOriginalMessage();
     if (msg != null) {
+      // no source description: it names a Jackson feature, not the user's input
+      msg = msg.replaceAll("\\[Source: [^;\\]]*(\\([^)]*\\))?; ", "[");
       msg =
           msg.replace(
               ": was expecting (JSON String, Number, Array, Object or token 'null', 'true' or"
