@@ -121,7 +121,7 @@ final class AnthropicMessagesImporter implements Importer {
         Usage usage = Usages.parse(m.get("usage"));
         String model = Json.text(m, "model");
         if (usage != null) {
-          extra.put("usage", Json.plain(m.get("usage")));
+          extra.put(AnthropicContent.USAGE_EXTRA, Json.plain(m.get("usage")));
         }
         out.add(
             Message.builder(Role.ASSISTANT)
