@@ -141,29 +141,27 @@ final class BudgetOptions {
     CompactorConfig config =
         CompactorConfig.load(ConfigLocations.standard(Path.of("").toAbsolutePath(), env));
     BudgetSetting explicit = null;
+    StoredConversation store = input.store();
     if (contextBudget != null) {
       explicit = BudgetSetting.of(contextBudget, "--context-budget");
-    } else if (input.storeDir() != null) {
-      Optional<String> saved = persisted(input.storeDir());
+    } else if (store != null) {
+      Optional<String> saved = store.settings().get(SETTING_KEY);
       if (saved.isPresent()) {
         explicit =
-            BudgetSetting.of(
-                saved.get(),
-                "context_budget persisted in " + input.storeDir().resolve("settings.json"));
+            BudgetSetting.of(saved.get(), "context_budget persisted in " + store.settings().file());
       }
     }
     ResolvedBudget b = config.resolveBudget(model, env, explicit);
-    if (contextBudget != null && input.storeDir() != null) {
-      try (StoredConversation c = StoredConversation.open(input.storeDir())) {
-        c.settings().put(SETTING_KEY, contextBudget.trim());
-      }
+    if (contextBudget != null && store != null) {
+      store.settings().put(SETTING_KEY, contextBudget.trim());
     }
     return b;
   }
 
-  private static Optional<String> persisted(Path dir) {
-    try (StoredConversation c = StoredConversation.open(dir)) {
-      return c.settings().get(SETTING_KEY);
+  /** Persists an explicit {@code --context-budget} in {@code c}'s settings (no-op without one). */
+  void persist(StoredConversation c) {
+    if (contextBudget != null) {
+      c.settings().put(SETTING_KEY, contextBudget.trim());
     }
   }
 }

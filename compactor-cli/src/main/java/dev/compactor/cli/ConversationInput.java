@@ -10,18 +10,22 @@ import dev.compactor.log.store.StoredConversation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a command reads: a conversation directory of the store (its active view) or a transcript
- * file in any importable format (every conversation in it).
+ * file in any importable format (every conversation in it). Each is decoded once: a directory stays
+ * open (locked) until {@link #close()}, so the command works on what it read.
  *
  * @param path what was given
  * @param format the detected format ({@code compactor-store} for a directory)
  * @param conversations the conversations read
- * @param storeDir the conversation directory when {@code path} is one, else null
+ * @param store the open conversation directory when {@code path} is one (or an import was written),
+ *     else null
  */
 record ConversationInput(
-    Path path, String format, List<ImportedConversation> conversations, Path storeDir) {
+    Path path, String format, List<ImportedConversation> conversations, StoredConversation store)
+    implements AutoCloseable {
 
   static final String STORE_FORMAT = "compactor-store";
 
@@ -35,18 +39,32 @@ record ConversationInput(
         throw new CompactorException(
             path + " is a directory without conversation.jsonl: not a conversation directory");
       }
-      try (StoredConversation c = StoredConversation.open(path)) {
-        ImportedConversation ic =
-            new ImportedConversation(
-                path.getFileName() == null ? path.toString() : path.getFileName().toString(),
-                c.activeMessages(),
-                java.util.Map.of("view", c.activeView().id()),
-                List.of());
-        return new ConversationInput(path, STORE_FORMAT, List.of(ic), path);
-      }
+      return ofStore(path, STORE_FORMAT, StoredConversation.open(path));
     }
     ImportResult r = format == null ? Importers.read(path) : Importers.read(path, format);
     return new ConversationInput(path, r.format(), r.conversations(), null);
+  }
+
+  /** The active view of an open conversation directory (closed with this input). */
+  static ConversationInput ofStore(Path shown, String format, StoredConversation c) {
+    try {
+      Path name = shown.getFileName();
+      ImportedConversation ic =
+          new ImportedConversation(
+              name == null ? shown.toString() : name.toString(),
+              c.activeMessages(),
+              Map.of("view", c.activeView().id()),
+              List.of());
+      return new ConversationInput(shown, format, List.of(ic), c);
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  /** The conversation directory when the input is one, else null. */
+  Path storeDir() {
+    return store == null ? null : store.directory();
   }
 
   /** The model named by the newest assistant message that names one, or null. */
@@ -63,5 +81,12 @@ record ConversationInput(
       }
     }
     return null;
+  }
+
+  @Override
+  public void close() {
+    if (store != null) {
+      store.close();
+    }
   }
 }

@@ -61,8 +61,13 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    try (ConversationInput input = ConversationInput.read(file, format)) {
+      return inspect(input);
+    }
+  }
+
+  private int inspect(ConversationInput input) throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
-    ConversationInput input = ConversationInput.read(file, format);
     String model = budget.model(input);
     ResolvedBudget b = budget.resolve(input, model, env);
     TokenCounter counter = TokenCounters.forModel(model);

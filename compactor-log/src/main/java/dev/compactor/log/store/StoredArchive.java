@@ -9,9 +9,10 @@ import java.util.stream.Collectors;
 
 /**
  * The {@link OutputArchive} of a conversation directory: removed content is saved under {@code
- * tool-outputs/compaction/}, and the reference names that file, the master message(s) and their
- * byte ranges in {@code conversation.jsonl}, so both a person and a recall tool can get the exact
- * original back. Thread-safe (the conversation serializes writes).
+ * tool-outputs/compaction/}, and the reference names that file (relative to the conversation
+ * directory), the master message(s) and their byte ranges in {@code conversation.jsonl}, so both a
+ * person and a recall tool can get the exact original back. Thread-safe (the conversation
+ * serializes writes).
  */
 public final class StoredArchive implements OutputArchive {
   static final String CATEGORY = "compaction";
@@ -35,8 +36,10 @@ public final class StoredArchive implements OutputArchive {
       // Not (yet) a stored message: name it by id only.
       where = "message " + source.id();
     }
+    // Relative to the conversation directory: the reference stays true when the directory is
+    // moved (an import is compacted in a temporary directory, then renamed into place).
     return "Full output saved to: "
-        + file
+        + conversation.directory().relativize(file)
         + "; original in "
         + conversation.conversationFile().getFileName()
         + ": "

@@ -144,7 +144,7 @@ class AutoCompactorStoredConversationTest {
       if (e instanceof ViewEntry.Synthesized s && s.covers().size() == 1) {
         Matcher m = SAVED.matcher(s.message().content());
         if (m.find()) {
-          Path file = Path.of(m.group(1));
+          Path file = c.directory().resolve(m.group(1));
           assertThat(file).as("saved output of %s", s.message().id()).isRegularFile();
           String original = c.recover(s.message().id()).get(0).content();
           assertThat(original)

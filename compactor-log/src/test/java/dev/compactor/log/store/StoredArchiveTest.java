@@ -25,7 +25,7 @@ class StoredArchiveTest {
 
       Matcher file = Pattern.compile("Full output saved to: (\\S+);").matcher(ref);
       assertThat(file.find()).as(ref).isTrue();
-      assertThat(Files.readString(Path.of(file.group(1)))).isEqualTo("long output ✓");
+      assertThat(Files.readString(c.directory().resolve(file.group(1)))).isEqualTo("long output ✓");
 
       Matcher range = Pattern.compile("master message u2 \\(bytes (\\d+)-(\\d+)\\)").matcher(ref);
       assertThat(range.find()).as(ref).isTrue();
