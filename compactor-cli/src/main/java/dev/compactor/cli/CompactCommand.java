@@ -67,23 +67,6 @@ import picocli.CommandLine.Spec;
           + " summarizer. A model named with --model whose provider needs a key that is not set"
           + " is an error, not a silent fallback.",
       "Steps that take a while (import, compaction) report progress on stderr."
-    },
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      CompactCommand.EXIT_OK
-          + ":the view is valid and within the budget (compacted, or nothing"
-          + " was needed)",
-      CompactCommand.EXIT_INVALID + ":the view breaks an invariant (the violations are listed)",
-      CompactCommand.EXIT_ERROR
-          + ":an error: a bad option or value, an unreadable or refused"
-          + " input; nothing was changed or left behind",
-      CompactCommand.EXIT_FAILED
-          + ":the strategy failed (e.g. the summary's model call); the view"
-          + " is unchanged",
-      CompactCommand.EXIT_OVER_BUDGET
-          + ":not within the budget: the view is valid but still over"
-          + " it; the reason and what would get further (--strategy, --context-budget) are"
-          + " printed"
     })
 final class CompactCommand implements Callable<Integer> {
   static final int EXIT_OK = 0;
@@ -340,7 +323,7 @@ final class CompactCommand implements Callable<Integer> {
             String.format(
                 "%s reached %,d tokens, %,d over the budget of %,d",
                 strategy, v.tokensAfter(), v.tokensAfter() - b.tokens(), b.tokens());
-      } else {
+      } else if (!reason.contains("budget")) {
         reason =
             String.format(
                 "%s (%,d tokens, %,d over the budget of %,d)",
@@ -456,7 +439,12 @@ final class CompactCommand implements Callable<Integer> {
 
   /** The engine speaks of the chat command ({@code /compact summarize}); this is the CLI. */
   static String cliWording(String text) {
-    return text == null ? null : text.replaceAll("/compact ([A-Za-z][\\w-]*)", "--strategy $1");
+    if (text == null) {
+      return null;
+    }
+    // "…; try /compact summarize": the hints say what would get further, in this command's terms.
+    String t = text.replaceAll(";? *try /compact [A-Za-z][\\w-]*\\.?$", "");
+    return t.replaceAll("/compact ([A-Za-z][\\w-]*)", "--strategy $1");
   }
 
   /**

@@ -23,11 +23,6 @@ import picocli.CommandLine.Spec;
       "Lists the compaction strategies compact --strategy can use: the bundled ones and those"
           + " of plugin jars on the plugin path (--plugin-path, else $COMPACTOR_PLUGIN_PATH),"
           + " with the class and where it comes from (bundled, or the plugin jar)."
-    },
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      "0:listed",
-      "2:an error: a plugin path entry is missing, or a plugin cannot be loaded or reuses a name"
     })
 final class ProvidersCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
