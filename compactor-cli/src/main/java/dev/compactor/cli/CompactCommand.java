@@ -186,6 +186,7 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
     PrintWriter err = spec.commandLine().getErr();
+    TokenizerWarmUp.start(file, budget.model);
     try (Progress progress = new Progress(err)) {
       ProviderRegistry registry = plugins.registry(env);
       ContextProvider provider = registry.get(strategy); // an unknown name fails before any import

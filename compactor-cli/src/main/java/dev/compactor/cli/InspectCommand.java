@@ -62,6 +62,7 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    TokenizerWarmUp.start(file, budget.model);
     try (ConversationInput input = ConversationInput.read(file, format)) {
       return inspect(input);
     }
@@ -146,13 +147,15 @@ final class InspectCommand implements Callable<Integer> {
     List<PerConversation> perConversation = new ArrayList<>();
     for (ImportedConversation c : input.conversations()) {
       long convTokens = 0;
-      for (Message m : c.messages()) {
+      int[] each = counter.countEach(c.messages()); // long spans on all cores
+      for (int i = 0; i < each.length; i++) {
+        Message m = c.messages().get(i);
         messages++;
         if (m.uiOnly()) {
           uiOnly++;
           continue;
         }
-        int t = counter.countMessage(m);
+        int t = each[i];
         convTokens += t;
         long[] slot = byRole.get(m.role().wireName());
         slot[0]++;
