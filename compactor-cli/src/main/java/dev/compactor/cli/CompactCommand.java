@@ -232,26 +232,29 @@ final class CompactCommand implements Callable<Integer> {
           providers =
               name -> name.equals(ManualCompaction.SUMMARIZE) ? summarize : registry.get(name);
         }
-        StoredConversation conv = opened.store();
-        if (pending != null) {
-          temp = ImportTarget.temporary(plan.dir());
-          conv = StoredConversation.open(temp);
-          writeImport(conv, pending, progress, plan.dir());
-          budget.persist(conv);
-        }
+        StoredConversation imported = null;
         try {
+          StoredConversation conv = opened.store();
+          if (pending != null) {
+            temp = ImportTarget.temporary(plan.dir());
+            imported = StoredConversation.open(temp);
+            conv = imported;
+            writeImport(conv, pending, progress, plan.dir());
+            budget.persist(conv);
+          }
           Result r =
               compact(conv, shown, providers, model, b, counter, config, summarizerName, progress);
-          if (temp != null) {
-            conv.close();
+          if (imported != null) {
+            imported.close();
+            imported = null;
             ImportTarget.commit(temp, plan);
             temp = null;
           }
           print(r);
           return r.exitCode();
         } finally {
-          if (pending != null) {
-            conv.close();
+          if (imported != null) {
+            imported.close();
           }
         }
       } finally {
