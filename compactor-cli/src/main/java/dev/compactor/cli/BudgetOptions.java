@@ -1,5 +1,6 @@
 package dev.compactor.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.budget.BudgetSetting;
 import dev.compactor.core.budget.ContextBudget;
@@ -173,13 +174,11 @@ final class BudgetOptions {
       mixee.commandLine().getErr().flush();
     }
     BudgetSetting explicit = null;
+    StoredConversation store = input.store();
     if (contextBudget != null) {
       explicit = BudgetSetting.of(contextBudget, "--context-budget");
     } else if (input.storeDir() != null) {
-      Optional<String> saved =
-          input.storeSettings().containsKey(SETTING_KEY)
-              ? Optional.of(input.storeSettings().get(SETTING_KEY))
-              : persist ? persisted(input.storeDir()) : Optional.empty();
+      Optional<String> saved = input.setting(SETTING_KEY);
       if (saved.isPresent()) {
         explicit =
             BudgetSetting.of(
@@ -207,11 +206,8 @@ final class BudgetOptions {
               model,
               ceiling));
     }
-    if (persist && contextBudget != null && input.storeDir() != null) {
-      try (StoredConversation c = StoredConversation.open(input.storeDir())) {
-        c.settings().put(SETTING_KEY, contextBudget.trim());
-        c.settings().put(USED_KEY, Long.toString(b.tokens()));
-      }
+    if (persist && store != null) {
+      persist(store, b);
     }
     return b;
   }
@@ -222,36 +218,39 @@ final class BudgetOptions {
   /** The setting that records the tokens a persisted budget resolved to when it was given. */
   static final String USED_KEY = "context_budget_tokens";
 
-  /** The budget as JSON: tokens and source, and what was asked for when it was clamped. */
-  static Map<String, Object> json(ResolvedBudget b) {
-    Map<String, Object> m = new java.util.LinkedHashMap<>();
-    m.put("tokens", b.tokens());
-    m.put("source", b.source());
-    m.put("clamped", b.clamped());
-    if (b.clamped()) {
-      m.put("requested", b.requested());
+  /**
+   * The budget as printed (as JSON with {@code --json}): tokens and source, and what was asked for
+   * when it was clamped.
+   *
+   * @param requested the tokens asked for, when {@code clamped}; else null (and not printed)
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Budget(long tokens, String source, boolean clamped, Long requested) {
+    static Budget of(ResolvedBudget b) {
+      return new Budget(b.tokens(), b.source(), b.clamped(), b.clamped() ? b.requested() : null);
     }
-    return m;
+
+    /**
+     * The source: {@code SOURCE}, or {@code SOURCE; clamped from N to window − max output − 1,000}
+     * when it was clamped.
+     */
+    String describeSource() {
+      if (!clamped) {
+        return source;
+      }
+      return String.format(
+          Locale.ROOT, "%s; clamped from %,d to window − max output − 1,000", source, requested);
+    }
   }
 
   /**
-   * The source of a budget printed by {@link #json}: {@code SOURCE}, or {@code SOURCE; clamped from
-   * N to window − max output − 1,000} when it was clamped.
+   * Persists an explicit {@code --context-budget} in {@code c}'s settings, with the tokens it
+   * resolved to (no-op without one).
    */
-  static String describeSource(Map<String, Object> budget) {
-    if (!Boolean.TRUE.equals(budget.get("clamped"))) {
-      return String.valueOf(budget.get("source"));
-    }
-    return String.format(
-        Locale.ROOT,
-        "%s; clamped from %,d to window − max output − 1,000",
-        budget.get("source"),
-        ((Number) budget.get("requested")).longValue());
-  }
-
-  private static Optional<String> persisted(Path dir) {
-    try (StoredConversation c = StoredConversation.open(dir)) {
-      return c.settings().get(SETTING_KEY);
+  void persist(StoredConversation c, ResolvedBudget b) {
+    if (contextBudget != null) {
+      c.settings().put(SETTING_KEY, contextBudget.trim());
+      c.settings().put(USED_KEY, Long.toString(b.tokens()));
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.compactor.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.compactor.core.CompactorException;
@@ -27,7 +28,6 @@ import dev.compactor.core.view.Violation;
 import dev.compactor.log.config.CompactorConfig;
 import dev.compactor.log.config.ConfigLocations;
 import dev.compactor.log.imports.ImportedConversation;
-import dev.compactor.log.store.CompactionRecord;
 import dev.compactor.log.store.StoredArchive;
 import dev.compactor.log.store.StoredConversation;
 import java.io.PrintWriter;
@@ -35,11 +35,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,14 +57,29 @@ import picocli.CommandLine.Spec;
       "Compacts a conversation into a new view (the master log stays complete) and prints the"
           + " report.",
       "FILE is a conversation directory, or a transcript in any supported format, which is first"
-          + " imported into a conversation directory (--out, default ./<name>.compactor).",
+          + " imported into a conversation directory (--out, default ./<name>.compactor). The"
+          + " import is written beside it and moved into place only when the command succeeds;"
+          + " the directory records the file's size and SHA-256 and is used again only while the"
+          + " file is unchanged (--reimport replaces it after a change).",
       "summarize asks the model for the checkpoint when --model or --base-url is given (key from"
           + " OPENAI_API_KEY / ANTHROPIC_API_KEY; none is needed for a --base-url server);"
           + " otherwise, or with --summarizer extractive, it uses the offline extractive"
           + " summarizer. A model named with --model whose provider needs a key that is not set"
-          + " is an error, not a silent fallback."
+          + " is an error, not a silent fallback.",
+      "Steps that take a while (import, compaction) report progress on stderr."
     })
 final class CompactCommand implements Callable<Integer> {
+  static final int EXIT_OK = 0;
+  static final int EXIT_INVALID = 1;
+  static final int EXIT_ERROR = 2;
+  static final int EXIT_FAILED = 3;
+  static final int EXIT_OVER_BUDGET = 4;
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @ParentCommand CompactorCommand parent;
@@ -73,11 +89,15 @@ final class CompactCommand implements Callable<Integer> {
 
   @Mixin BudgetOptions budget = new BudgetOptions();
 
+  @Mixin PluginOptions plugins = new PluginOptions();
+
   @Option(
       names = "--strategy",
       paramLabel = "S",
       defaultValue = "trim",
-      description = "trim (default), mask, summarize, or any registered strategy.")
+      description =
+          "trim (default), mask, summarize, code-aware, redundancy, or any strategy a plugin adds"
+              + " (compactor providers lists them).")
   String strategy;
 
   @Option(
@@ -98,8 +118,17 @@ final class CompactCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       paramLabel = "DIR",
-      description = "Conversation directory to import into (default ./<file name>.compactor).")
+      description =
+          "Conversation directory to import into (default ./<file name>.compactor): a new or"
+              + " empty directory, or an earlier import of the same, unchanged FILE.")
   Path out;
+
+  @Option(
+      names = "--reimport",
+      description =
+          "When FILE changed since it was imported into the directory, replace the directory"
+              + " with a fresh import (its views and journal go with it) instead of refusing.")
+  boolean reimport;
 
   @Option(
       names = "--conversation",
@@ -120,88 +149,312 @@ final class CompactCommand implements Callable<Integer> {
               + " results without their call, …) instead of skipping or repairing them.")
   boolean strict;
 
+  /**
+   * What {@code compact} prints (as JSON with {@code --json}).
+   *
+   * @param outcome {@code compacted} (a new view within the budget), {@code not-needed} (within the
+   *     budget already), {@code over-budget} (the view, new or not, is still over it) or {@code
+   *     failed} (the strategy failed; the view is unchanged)
+   * @param changed whether a new view was made
+   * @param reason why the outcome is what it is, for every outcome but {@code compacted}
+   * @param hints what would get further (options of this command), when over the budget or when the
+   *     strategy saved little
+   * @param exitCode the command's exit code
+   */
+  record Result(
+      String conversation,
+      String model,
+      String strategy,
+      String summarizer,
+      BudgetOptions.Budget budget,
+      String outcome,
+      boolean changed,
+      boolean withinBudget,
+      long tokensBefore,
+      long tokensAfter,
+      int messagesBefore,
+      int messagesAfter,
+      long durationMs,
+      String view,
+      String reason,
+      List<String> hints,
+      List<String> limitations,
+      List<String> invalid,
+      int exitCode) {}
+
+  /** A transcript read and chosen, to be written into a conversation directory. */
+  private record PendingImport(
+      ImportedConversation conversation, String format, ImportTarget.Fingerprint fingerprint) {}
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
     ModelNames.check(budget.model, "--model"); // before anything is imported
-    Path dir = Files.isDirectory(file) ? file : importInto();
-    ConversationInput input = ConversationInput.read(dir, null);
-    String model = budget.model(input);
-    ResolvedBudget b = budget.resolve(input, model, env);
-    CompactorConfig config =
-        CompactorConfig.load(ConfigLocations.standard(Path.of("").toAbsolutePath(), env));
-    TokenCounter counter = TokenCounters.forModel(model);
-    ProviderRegistry registry = ProviderRegistry.global();
-    Map<String, Object> out = new LinkedHashMap<>();
-    try (StoredConversation conv = StoredConversation.open(dir)) {
-      CompressionConfig base =
-          CompressionConfig.builder().counter(counter).archive(new StoredArchive(conv)).build();
-      PolicyContext ctx =
-          new PolicyContext(
-              model,
-              b.tokens(),
-              base,
-              config.compactInstructions(),
-              config.keepRecentTokens().orElse(PolicyContext.DEFAULT_KEEP_RECENT_TOKENS));
-      Function<String, ContextProvider> providers = registry::get;
-      String summarizerName = null;
-      if (registry.get(strategy).name().equals(ManualCompaction.SUMMARIZE)) {
-        Summarizer s = summarizer(model, env, config, counter);
-        summarizerName = s.name();
-        SummarizeProvider summarize = new SummarizeProvider(s);
-        providers =
-            name -> name.equals(ManualCompaction.SUMMARIZE) ? summarize : registry.get(name);
-      }
-      ManualCompactor manual =
-          new ManualCompactor(
-              providers, Clock.systemUTC(), report -> conv.journal().append(record(report)));
-      int messagesBefore = visible(conv.activeMessages());
-      long tokensBefore = counter.countMessages(conv.activeMessages());
-      CompactionOutcome o = manual.compact(conv, strategy, instructions, ctx);
-      List<Message> after = conv.activeMessages();
-      List<Violation> invalid = new ViewValidator().validate(after);
-      out.put("conversation", dir.toString());
-      out.put("model", model);
-      out.put("strategy", strategy);
-      if (summarizerName != null) {
-        out.put("summarizer", summarizerName);
-      }
-      out.put("budget", BudgetOptions.json(b));
-      out.put("tokensBefore", tokensBefore);
-      out.put("messagesBefore", messagesBefore);
-      if (o instanceof CompactionOutcome.Compacted c) {
-        CompactionReport r = c.report();
-        out.put("outcome", "compacted");
-        out.put("tokensAfter", r.tokensAfter());
-        out.put("messagesAfter", r.messagesAfter());
-        out.put("durationMs", r.duration().toMillis());
-        out.put("view", r.viewId());
-        out.put("withinBudget", r.tokensAfter() <= b.tokens());
-        out.put("limitations", r.limitations());
-        c.suggestion().ifPresent(s -> out.put("suggestion", s));
+    PrintWriter err = spec.commandLine().getErr();
+    TokenizerWarmUp.start(file, budget.model);
+    try (Progress progress = new Progress(err)) {
+      ProviderRegistry registry = plugins.registry(env);
+      ContextProvider provider = registry.get(strategy); // an unknown name fails before any import
+      ImportTarget.Plan plan = null;
+      PendingImport pending = null;
+      ConversationInput input;
+      Path shown;
+      if (Files.isDirectory(file)) {
+        input = ConversationInput.read(file, null);
+        shown = file;
       } else {
-        out.put("outcome", o instanceof CompactionOutcome.Failed ? "failed" : "not-needed");
-        out.put("tokensAfter", tokensBefore);
-        out.put("messagesAfter", messagesBefore);
-        out.put("durationMs", 0);
-        out.put("view", conv.activeView().id());
-        out.put("withinBudget", tokensBefore <= b.tokens());
-        out.put("limitations", List.of());
-        out.put(
-            "reason",
-            o instanceof CompactionOutcome.Failed f
-                ? f.reason()
-                : ((CompactionOutcome.NotNeeded) o).reason());
+        plan =
+            ImportTarget.plan(
+                file, out != null ? out : defaultDir(file), conversationName, reimport);
+        shown = plan.dir();
+        if (plan.reuse()) {
+          input = ConversationInput.read(plan.dir(), null);
+          progress.say("using " + plan.dir() + ", imported from the unchanged " + file);
+        } else {
+          ImportTarget.Fingerprint fp =
+              plan.fingerprint() != null ? plan.fingerprint() : ImportTarget.Fingerprint.of(file);
+          progress.say("reading " + file);
+          ConversationInput read = ConversationInput.read(file, format).checked(strict);
+          ImportedConversation chosen = choose(read);
+          pending = new PendingImport(chosen, read.format(), fp);
+          input = new ConversationInput(file, read.format(), List.of(chosen), null);
+          input.printNotes(err); // what the import skipped or repaired, before anything else
+        }
       }
-      List<String> inv = new ArrayList<>();
-      invalid.forEach(v -> inv.add(v.toString()));
-      out.put("invalid", inv);
-      print(out);
-      if (o instanceof CompactionOutcome.Failed) {
-        return 3;
+      Path temp = null;
+      try (ConversationInput opened = input) {
+        // Everything that can be refused is checked before anything is written.
+        String model = budget.model(opened);
+        ResolvedBudget b = budget.resolve(opened, model, env);
+        CompactorConfig config =
+            CompactorConfig.load(ConfigLocations.standard(Path.of("").toAbsolutePath(), env));
+        TokenCounter counter = TokenCounters.forModel(model);
+        Function<String, ContextProvider> providers = registry::get;
+        String summarizerName = null;
+        if (provider.name().equals(ManualCompaction.SUMMARIZE)) {
+          Summarizer s = summarizer(model, env, config, counter);
+          summarizerName = s.name();
+          SummarizeProvider summarize = new SummarizeProvider(s);
+          providers =
+              name -> name.equals(ManualCompaction.SUMMARIZE) ? summarize : registry.get(name);
+        }
+        StoredConversation imported = null;
+        try {
+          StoredConversation conv = opened.store();
+          if (pending != null) {
+            temp = ImportTarget.temporary(plan.dir());
+            imported = StoredConversation.open(temp);
+            conv = imported;
+            writeImport(conv, pending, progress, plan.dir());
+            budget.persist(conv, b);
+          }
+          Result r =
+              compact(conv, shown, providers, model, b, counter, config, summarizerName, progress);
+          if (imported != null) {
+            imported.close();
+            imported = null;
+            ImportTarget.commit(temp, plan);
+            temp = null;
+          }
+          print(r);
+          return r.exitCode();
+        } finally {
+          if (imported != null) {
+            imported.close();
+          }
+        }
+      } finally {
+        ImportTarget.deleteQuietly(temp); // a command that failed leaves no import behind
       }
-      return invalid.isEmpty() ? 0 : 1;
     }
+  }
+
+  private void writeImport(StoredConversation conv, PendingImport p, Progress progress, Path dir) {
+    List<Message> messages = p.conversation().messages();
+    conv.settings()
+        .put(
+            ImportTarget.SOURCE, file.toAbsolutePath().normalize() + "#" + p.conversation().name());
+    conv.settings().put(ImportTarget.FORMAT, p.format());
+    conv.settings().put(ImportTarget.SOURCE_SIZE, Long.toString(p.fingerprint().size()));
+    conv.settings().put(ImportTarget.SOURCE_SHA256, p.fingerprint().sha256());
+    AtomicInteger written = new AtomicInteger();
+    progress.step(
+        String.format("importing %,d messages (%s) into %s", messages.size(), p.format(), dir),
+        () -> String.format("importing: %,d of %,d messages", written.get(), messages.size()));
+    for (Message m : messages) {
+      conv.append(m);
+      written.incrementAndGet();
+    }
+    progress.stop();
+  }
+
+  private Result compact(
+      StoredConversation conv,
+      Path shown,
+      Function<String, ContextProvider> providers,
+      String model,
+      ResolvedBudget b,
+      TokenCounter counter,
+      CompactorConfig config,
+      String summarizerName,
+      Progress progress) {
+    CompressionConfig base =
+        CompressionConfig.builder().counter(counter).archive(new StoredArchive(conv)).build();
+    PolicyContext ctx =
+        new PolicyContext(
+            model,
+            b.tokens(),
+            base,
+            config.compactInstructions(),
+            config.keepRecentTokens().orElse(PolicyContext.DEFAULT_KEEP_RECENT_TOKENS));
+    ManualCompactor manual = new ManualCompactor(providers, Clock.systemUTC(), conv.journal());
+    List<Message> before = conv.activeMessages();
+    int messagesBefore = visible(before);
+    long tokensBefore = counter.countMessages(before);
+    progress.step(
+        String.format(
+            "compacting %,d messages (%,d tokens) with %s toward a budget of %,d",
+            messagesBefore, tokensBefore, strategy, b.tokens()),
+        () -> "compacting with " + strategy);
+    CompactionOutcome o = manual.compact(conv, strategy, instructions, ctx);
+    progress.stop();
+    List<Violation> violations = new ViewValidator().validate(conv.activeMessages());
+    Verdict v = verdict(o, tokensBefore, messagesBefore, conv.activeView().id());
+    boolean within = v.tokensAfter() <= b.tokens();
+    String outcome;
+    String reason = v.reason();
+    List<String> hints = new ArrayList<>();
+    if (v.failed()) {
+      outcome = "failed";
+    } else if (!within) {
+      outcome = "over-budget";
+      if (reason == null) {
+        reason =
+            String.format(
+                "%s reached %,d tokens, %,d over the budget of %,d",
+                strategy, v.tokensAfter(), v.tokensAfter() - b.tokens(), b.tokens());
+      } else if (!reason.contains("budget")) {
+        reason =
+            String.format(
+                "%s (%,d tokens, %,d over the budget of %,d)",
+                reason, v.tokensAfter(), v.tokensAfter() - b.tokens(), b.tokens());
+      }
+    } else {
+      outcome = v.changed() ? "compacted" : "not-needed";
+    }
+    if (!within || v.failed()) {
+      hints.addAll(furtherHints(v.tokensAfter(), b));
+    }
+    v.suggestion()
+        .map(CompactCommand::cliWording)
+        .filter(h -> !hints.contains(h))
+        .ifPresent(hints::add);
+    List<String> invalid = violations.stream().map(Violation::toString).toList();
+    int exit =
+        !invalid.isEmpty()
+            ? EXIT_INVALID
+            : v.failed() ? EXIT_FAILED : within ? EXIT_OK : EXIT_OVER_BUDGET;
+    return new Result(
+        shown.toString(),
+        model,
+        strategy,
+        summarizerName,
+        BudgetOptions.Budget.of(b),
+        outcome,
+        v.changed(),
+        within,
+        tokensBefore,
+        v.tokensAfter(),
+        messagesBefore,
+        v.messagesAfter(),
+        v.durationMs(),
+        v.view(),
+        reason,
+        hints,
+        v.limitations(),
+        invalid,
+        exit);
+  }
+
+  /**
+   * What an engine outcome says, in the terms of this command.
+   *
+   * @param reason the engine's reason (for an outcome that made no new view), in this command's
+   *     wording, or null
+   * @param suggestion the engine's advice, if any
+   */
+  private record Verdict(
+      boolean changed,
+      boolean failed,
+      long tokensAfter,
+      int messagesAfter,
+      long durationMs,
+      String view,
+      String reason,
+      List<String> limitations,
+      Optional<String> suggestion) {}
+
+  private static Verdict verdict(
+      CompactionOutcome o, long tokensBefore, int messagesBefore, String activeView) {
+    if (o instanceof CompactionOutcome.Compacted c) {
+      CompactionReport r = c.report();
+      return new Verdict(
+          true,
+          false,
+          r.tokensAfter(),
+          r.messagesAfter(),
+          r.duration().toMillis(),
+          r.viewId(),
+          null,
+          r.limitations(),
+          c.suggestion());
+    }
+    String reason =
+        o instanceof CompactionOutcome.Failed f
+            ? f.reason()
+            : o instanceof CompactionOutcome.NotNeeded n ? n.reason() : o.toString();
+    return new Verdict(
+        false,
+        o instanceof CompactionOutcome.Failed,
+        tokensBefore,
+        messagesBefore,
+        0,
+        activeView,
+        cliWording(reason),
+        List.of(),
+        Optional.empty());
+  }
+
+  /** What would get the view further toward (or within) the budget, as options of this command. */
+  private List<String> furtherHints(long tokensNow, ResolvedBudget b) {
+    List<String> hints = new ArrayList<>();
+    if (!strategy.equals(ManualCompaction.SUMMARIZE)) {
+      hints.add(
+          "--strategy summarize replaces the older part with a checkpoint summary and usually"
+              + " gets further");
+    }
+    long usable = b.window() - b.maxOutput() - 1000L;
+    if (tokensNow <= usable) {
+      hints.add(
+          String.format("--context-budget %d (or more) holds the view as it is now", tokensNow));
+    } else {
+      hints.add(
+          String.format(
+              "the view (%,d tokens) is larger than what %,d-token window leaves for input (%,d);"
+                  + " a model with a larger window (--model) is needed to send it whole",
+              tokensNow, b.window(), usable));
+    }
+    return hints;
+  }
+
+  /** The engine speaks of the chat command ({@code /compact summarize}); this is the CLI. */
+  static String cliWording(String text) {
+    if (text == null) {
+      return null;
+    }
+    // "…; try /compact summarize": the hints say what would get further, in this command's terms.
+    String t = text.replaceAll(";? *try /compact [A-Za-z][\\w-]*\\.?$", "");
+    return t.replaceAll("/compact ([A-Za-z][\\w-]*)", "--strategy $1");
   }
 
   /**
@@ -232,40 +485,6 @@ final class CompactCommand implements Callable<Integer> {
         throw new InvalidSettingException(
             "summarizer", summarizer, "--summarizer", "must be model or extractive");
     }
-  }
-
-  private Path importInto() {
-    ConversationInput input = ConversationInput.read(file, format).checked(strict);
-    ImportedConversation chosen = choose(input);
-    Path dir = out != null ? out : defaultDir(file);
-    if (Files.exists(dir.resolve("conversation.jsonl"))) {
-      try (StoredConversation c = StoredConversation.open(dir)) {
-        String source = c.settings().get("source").orElse(null);
-        String here = file.toAbsolutePath().normalize() + "#" + chosen.name();
-        if (!here.equals(source)) {
-          throw new CompactorException(
-              dir
-                  + " already holds another conversation (imported from "
-                  + source
-                  + "); choose another --out");
-        }
-      }
-      return dir;
-    }
-    try (StoredConversation c = StoredConversation.open(dir)) {
-      c.settings().put("source", file.toAbsolutePath().normalize() + "#" + chosen.name());
-      c.settings().put("format", input.format());
-      for (Message m : chosen.messages()) {
-        c.append(m);
-      }
-    }
-    spec.commandLine()
-        .getErr()
-        .printf(
-            "imported %d messages (%s) into %s%n", chosen.messages().size(), input.format(), dir);
-    new ConversationInput(input.path(), input.format(), List.of(chosen), null)
-        .printNotes(spec.commandLine().getErr());
-    return dir;
   }
 
   private ImportedConversation choose(ConversationInput input) {
@@ -312,65 +531,46 @@ final class CompactCommand implements Callable<Integer> {
     return Path.of(name + ".compactor");
   }
 
-  private static CompactionRecord record(CompactionReport r) {
-    Map<String, Object> extra = new LinkedHashMap<>();
-    extra.put("duration_ms", r.duration().toMillis());
-    if (!r.limitations().isEmpty()) {
-      extra.put("limitations", r.limitations());
-    }
-    return new CompactionRecord(
-        r.at(),
-        r.trigger().wireName(),
-        r.strategy(),
-        r.tokensBefore(),
-        r.tokensAfter(),
-        r.messagesBefore(),
-        r.messagesAfter(),
-        r.viewId(),
-        extra);
-  }
-
   private static int visible(List<Message> messages) {
     return (int) messages.stream().filter(m -> !m.uiOnly()).count();
   }
 
-  @SuppressWarnings("unchecked")
-  private void print(Map<String, Object> out) throws Exception {
+  private void print(Result r) throws Exception {
     PrintWriter w = spec.commandLine().getOut();
     if (json) {
-      w.println(
-          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(out));
+      w.println(JSON.writeValueAsString(r));
     } else {
-      Map<String, Object> b = (Map<String, Object>) out.get("budget");
       w.printf(
           "%s: %s with %s%s%n",
-          out.get("conversation"),
-          out.get("outcome"),
-          out.get("strategy"),
-          out.containsKey("summarizer") ? " (summarizer " + out.get("summarizer") + ")" : "");
+          r.conversation(),
+          r.outcome(),
+          r.strategy(),
+          r.summarizer() != null ? " (summarizer " + r.summarizer() + ")" : "");
       w.printf(
-          "  tokens   %,d → %,d (budget %,d from %s)%n",
-          (long) out.get("tokensBefore"),
-          ((Number) out.get("tokensAfter")).longValue(),
-          (long) b.get("tokens"),
-          BudgetOptions.describeSource(b));
+          "  tokens   %,d → %,d (budget %,d from %s)%s%n",
+          r.tokensBefore(),
+          r.tokensAfter(),
+          r.budget().tokens(),
+          r.budget().describeSource(),
+          r.withinBudget() ? "" : ", over budget");
       w.printf(
           "  messages %d → %d; view %s; %s ms%n",
-          out.get("messagesBefore"),
-          out.get("messagesAfter"),
-          out.get("view"),
-          out.get("durationMs"));
-      if (out.containsKey("reason")) {
-        w.printf("  %s%n", out.get("reason"));
+          r.messagesBefore(), r.messagesAfter(), r.view(), r.durationMs());
+      if (r.reason() != null) {
+        w.printf("  %s%n", r.reason());
       }
-      if (out.containsKey("suggestion")) {
-        w.printf("  suggestion: %s%n", out.get("suggestion"));
-      }
-      for (String l : (List<String>) out.get("limitations")) {
+      for (String l : r.limitations()) {
         w.printf("  limitation: %s%n", l);
       }
-      List<String> inv = (List<String>) out.get("invalid");
-      w.printf("  invariants %s%n", inv.isEmpty() ? "valid" : inv.size() + " violation(s): " + inv);
+      for (String h : r.hints()) {
+        w.printf("  to get further: %s%n", h);
+      }
+      w.printf(
+          "  invariants %s%n",
+          r.invalid().isEmpty() ? "valid" : r.invalid().size() + " violation(s): " + r.invalid());
+      if (r.exitCode() == EXIT_OVER_BUDGET) {
+        w.printf("  exit code %d: not within the budget%n", EXIT_OVER_BUDGET);
+      }
     }
     w.flush();
   }

@@ -16,29 +16,42 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * What a command reads: a conversation directory of the store (its active view) or a transcript
- * file in any importable format (every conversation in it).
+ * file in any importable format (every conversation in it). Each is decoded once: a directory read
+ * for writing stays open (locked) until {@link #close()}, so the command works on what it read; a
+ * directory read read-only is read from a private copy and keeps only a snapshot of its settings.
  *
  * @param path what was given
  * @param format the detected format ({@code compactor-store} for a directory)
  * @param conversations the conversations read
- * @param storeDir the conversation directory when {@code path} is one, else null
+ * @param store the open conversation directory when {@code path} is one read for writing (or an
+ *     import was written), else null
+ * @param storeDir the conversation directory when the input is one (open or read read-only), else
+ *     null
+ * @param storeSettings the settings of a directory read read-only (empty otherwise: an open
+ *     directory's settings are read from {@code store})
  */
 record ConversationInput(
     Path path,
     String format,
     List<ImportedConversation> conversations,
+    StoredConversation store,
     Path storeDir,
-    Map<String, String> storeSettings) {
+    Map<String, String> storeSettings)
+    implements AutoCloseable {
 
   static final String STORE_FORMAT = "compactor-store";
 
   ConversationInput(
-      Path path, String format, List<ImportedConversation> conversations, Path storeDir) {
-    this(path, format, conversations, storeDir, Map.of());
+      Path path,
+      String format,
+      List<ImportedConversation> conversations,
+      StoredConversation store) {
+    this(path, format, conversations, store, store == null ? null : store.directory(), Map.of());
   }
 
   /** Reads {@code path}; {@code format} null means detect. */
@@ -61,23 +74,61 @@ record ConversationInput(
         throw new CompactorException(
             path + " is a directory without conversation.jsonl: not a conversation directory");
       }
-      return readOnly ? readSnapshot(path) : readStore(path, path, List.of());
+      return readOnly
+          ? readSnapshot(path)
+          : ofStore(path, STORE_FORMAT, StoredConversation.open(path));
     }
     ImportResult r = format == null ? Importers.read(path) : Importers.read(path, format);
     return new ConversationInput(path, r.format(), r.conversations(), null);
   }
 
-  private static ConversationInput readStore(Path shown, Path dir, List<String> problems) {
+  /** The active view of an open conversation directory (closed with this input). */
+  static ConversationInput ofStore(Path shown, String format, StoredConversation c) {
+    try {
+      return new ConversationInput(shown, format, List.of(activeView(shown, c, List.of())), c);
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  private static ImportedConversation activeView(
+      Path shown, StoredConversation c, List<String> problems) {
+    Path name = shown.getFileName();
+    return new ImportedConversation(
+        name == null ? shown.toString() : name.toString(),
+        c.activeMessages(),
+        Map.of("view", c.activeView().id()),
+        List.of(),
+        problems);
+  }
+
+  /** Reads the directory {@code dir} (a private copy) as {@code shown}, and closes it. */
+  private static ConversationInput readClosed(Path shown, Path dir) {
     try (StoredConversation c = StoredConversation.open(dir)) {
-      ImportedConversation ic =
-          new ImportedConversation(
-              shown.getFileName() == null ? shown.toString() : shown.getFileName().toString(),
-              c.activeMessages(),
-              java.util.Map.of("view", c.activeView().id()),
-              List.of(),
-              problems);
       return new ConversationInput(
-          shown, STORE_FORMAT, List.of(ic), shown, new LinkedHashMap<>(c.settings().asMap()));
+          shown,
+          STORE_FORMAT,
+          List.of(activeView(shown, c, List.of())),
+          null,
+          shown,
+          new LinkedHashMap<>(c.settings().asMap()));
+    }
+  }
+
+  /** An open directory's setting, or a read-only directory's snapshot of it. */
+  Optional<String> setting(String key) {
+    if (store != null) {
+      return store.settings().get(key);
+    }
+    return Optional.ofNullable(storeSettings.get(key));
+  }
+
+  /** Closes the conversation directory, if one is open. */
+  @Override
+  public void close() {
+    if (store != null) {
+      store.close();
     }
   }
 
@@ -106,7 +157,7 @@ record ConversationInput(
       }
       ConversationInput opened;
       try {
-        opened = readStore(dir, copy, List.of());
+        opened = readClosed(dir, copy);
       } catch (LogFormatException e) {
         // Name the file of the directory, not of the private copy.
         Path file = dir.resolve(copy.relativize(e.file()).toString());
@@ -136,6 +187,7 @@ record ConversationInput(
           STORE_FORMAT,
           List.of(
               new ImportedConversation(c.name(), c.messages(), c.metadata(), c.notes(), problems)),
+          null,
           dir,
           opened.storeSettings());
     } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.compactor.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.compactor.core.budget.ResolvedBudget;
@@ -68,20 +69,79 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    TokenizerWarmUp.start(file, budget.model);
+    // Read-only: a directory is read from a private copy, with no lock and nothing saved.
+    try (ConversationInput input = ConversationInput.read(file, format, true)) {
+      return inspect(input.checked(strict));
+    }
+  }
+
+  /** A count of tokens and the layer it came from. */
+  record TokensAndSource(long tokens, String source) {}
+
+  /** Messages and tokens of one role. */
+  record RoleCount(long messages, long tokens) {}
+
+  /**
+   * How the context was measured: from a usage anchor (reported + estimated after it) or estimated.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Anchor(
+      boolean valid,
+      long contextTokens,
+      Integer anchorIndex,
+      Long reportedTokens,
+      Long estimatedTokens,
+      String reason) {
+    static Anchor of(ContextMeasurement m) {
+      return m.anchored()
+          ? new Anchor(
+              true, m.tokens(), m.anchorIndex(), m.reportedTokens(), m.estimatedTokens(), null)
+          : new Anchor(false, m.tokens(), null, null, null, m.rejectedReason());
+    }
+  }
+
+  /** One conversation of the file. */
+  record PerConversation(
+      String name, int messages, long tokens, Anchor anchor, boolean overBudget) {}
+
+  /** One invariant violation. */
+  record Invalid(String conversation, String kind, int index, String messageId, String detail) {}
+
+  /**
+   * What {@code inspect} prints (as JSON with {@code --json}).
+   *
+   * @param anchor the measurement of the only conversation, null for several
+   */
+  record Inspection(
+      String file,
+      String format,
+      String model,
+      String modelSource,
+      String tokenizer,
+      int conversations,
+      long messages,
+      long uiOnlyMessages,
+      long tokens,
+      Map<String, RoleCount> byRole,
+      long toolCalls,
+      long toolResults,
+      long toolOutputTokens,
+      TokensAndSource window,
+      BudgetOptions.Budget budget,
+      int maxOutput,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Anchor anchor,
+      List<PerConversation> perConversation,
+      List<Invalid> invalid,
+      List<String> notes,
+      List<String> problems) {}
+
+  private int inspect(ConversationInput input) throws Exception {
     Map<String, String> env = CompactorCommand.envOf(parent);
-    ConversationInput input = ConversationInput.read(file, format, true).checked(strict);
     String model = budget.model(input);
     ResolvedBudget b = budget.resolve(input, model, env, false);
     TokenCounter counter = TokenCounters.forModel(model);
     ViewValidator validator = new ViewValidator();
-
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("file", file.toString());
-    out.put("format", input.format());
-    out.put("model", model);
-    out.put("modelSource", budget.modelSource(input));
-    out.put("tokenizer", counter.name());
-    out.put("conversations", input.conversations().size());
 
     long messages = 0;
     long tokens = 0;
@@ -93,17 +153,19 @@ final class InspectCommand implements Callable<Integer> {
     for (Role r : Role.values()) {
       byRole.put(r.wireName(), new long[2]);
     }
-    List<Map<String, Object>> invalid = new ArrayList<>();
-    List<Map<String, Object>> perConversation = new ArrayList<>();
+    List<Invalid> invalid = new ArrayList<>();
+    List<PerConversation> perConversation = new ArrayList<>();
     for (ImportedConversation c : input.conversations()) {
       long convTokens = 0;
-      for (Message m : c.messages()) {
+      int[] each = counter.countEach(c.messages()); // long spans on all cores
+      for (int i = 0; i < each.length; i++) {
+        Message m = c.messages().get(i);
         messages++;
         if (m.uiOnly()) {
           uiOnly++;
           continue;
         }
-        int t = counter.countMessage(m);
+        int t = each[i];
         convTokens += t;
         long[] slot = byRole.get(m.role().wireName());
         slot[0]++;
@@ -116,157 +178,121 @@ final class InspectCommand implements Callable<Integer> {
       }
       tokens += convTokens;
       for (Violation v : validator.validate(c.messages())) {
-        Map<String, Object> iv = new LinkedHashMap<>();
-        iv.put("conversation", c.name());
-        iv.put("kind", v.kind().name());
-        iv.put("index", v.index());
-        iv.put("messageId", v.messageId());
-        iv.put("detail", v.detail());
-        invalid.add(iv);
+        invalid.add(new Invalid(c.name(), v.kind().name(), v.index(), v.messageId(), v.detail()));
       }
       ContextMeasurement measured = ContextMeter.measureOnce(c.messages(), model, counter);
-      Map<String, Object> pc = new LinkedHashMap<>();
-      pc.put("name", c.name());
-      pc.put("messages", c.messages().size());
-      pc.put("tokens", convTokens);
-      Map<String, Object> anchor = new LinkedHashMap<>();
-      anchor.put("valid", measured.anchored());
-      anchor.put("contextTokens", measured.tokens());
-      if (measured.anchored()) {
-        anchor.put("anchorIndex", measured.anchorIndex());
-        anchor.put("reportedTokens", measured.reportedTokens());
-        anchor.put("estimatedTokens", measured.estimatedTokens());
-      } else {
-        anchor.put("reason", measured.rejectedReason());
-      }
-      pc.put("anchor", anchor);
-      pc.put("overBudget", measured.tokens() > b.tokens());
-      perConversation.add(pc);
+      perConversation.add(
+          new PerConversation(
+              c.name(),
+              c.messages().size(),
+              convTokens,
+              Anchor.of(measured),
+              measured.tokens() > b.tokens()));
     }
-    out.put("messages", messages);
-    out.put("uiOnlyMessages", uiOnly);
-    out.put("tokens", tokens);
-    Map<String, Object> roles = new LinkedHashMap<>();
-    byRole.forEach(
-        (k, v) -> {
-          Map<String, Object> r = new LinkedHashMap<>();
-          r.put("messages", v[0]);
-          r.put("tokens", v[1]);
-          roles.put(k, r);
-        });
-    out.put("byRole", roles);
-    out.put("toolCalls", toolCalls);
-    out.put("toolResults", toolResults);
-    out.put("toolOutputTokens", toolOutputTokens);
-    out.put("window", Map.of("tokens", b.window(), "source", b.windowSource()));
-    out.put("budget", BudgetOptions.json(b));
-    out.put("maxOutput", b.maxOutput());
-    if (perConversation.size() == 1) {
-      out.put("anchor", perConversation.get(0).get("anchor"));
-    }
-    out.put("perConversation", perConversation);
-    out.put("invalid", invalid);
-    out.put("notes", input.notes());
-    out.put("problems", input.problems());
+    Map<String, RoleCount> roles = new LinkedHashMap<>();
+    byRole.forEach((k, v) -> roles.put(k, new RoleCount(v[0], v[1])));
+    Inspection out =
+        new Inspection(
+            file.toString(),
+            input.format(),
+            model,
+            budget.modelSource(input),
+            counter.name(),
+            input.conversations().size(),
+            messages,
+            uiOnly,
+            tokens,
+            roles,
+            toolCalls,
+            toolResults,
+            toolOutputTokens,
+            new TokensAndSource(b.window(), b.windowSource()),
+            BudgetOptions.Budget.of(b),
+            b.maxOutput(),
+            perConversation.size() == 1 ? perConversation.get(0).anchor() : null,
+            perConversation,
+            invalid,
+            input.notes(),
+            input.problems());
 
     PrintWriter w = spec.commandLine().getOut();
     if (json) {
       w.println(
           new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(out));
     } else {
-      printText(w, out, byRole, perConversation, invalid);
+      printText(w, out);
     }
     w.flush();
     return invalid.isEmpty() ? 0 : 1;
   }
 
-  private static Map<String, Object> tokensAndSource(long tokens, String source) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("tokens", tokens);
-    m.put("source", source);
-    return m;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static void printText(
-      PrintWriter w,
-      Map<String, Object> out,
-      Map<String, long[]> byRole,
-      List<Map<String, Object>> per,
-      List<Map<String, Object>> invalid) {
-    w.printf("%s%n", out.get("file"));
-    w.printf("  format        %s%n", out.get("format"));
+  private static void printText(PrintWriter w, Inspection out) {
+    List<PerConversation> per = out.perConversation();
+    w.printf("%s%n", out.file());
+    w.printf("  format        %s%n", out.format());
     w.printf(
-        "  model         %s (%s; tokenizer %s)%n",
-        out.get("model"), out.get("modelSource"), out.get("tokenizer"));
+        "  model         %s (%s; tokenizer %s)%n", out.model(), out.modelSource(), out.tokenizer());
     if (per.size() > 1) {
       w.printf("  conversations %d%n", per.size());
     }
     w.printf(
         "  messages      %,d%s%n",
-        (long) out.get("messages"),
-        (long) out.get("uiOnlyMessages") > 0
-            ? " (" + out.get("uiOnlyMessages") + " UI-only, not counted)"
-            : "");
-    w.printf("  tokens        %,d%n", (long) out.get("tokens"));
-    byRole.forEach(
-        (role, v) -> {
-          if (v[0] > 0) {
-            w.printf("    %-10s  %,8d messages  %,12d tokens%n", role, v[0], v[1]);
-          }
-        });
+        out.messages(),
+        out.uiOnlyMessages() > 0 ? " (" + out.uiOnlyMessages() + " UI-only, not counted)" : "");
+    w.printf("  tokens        %,d%n", out.tokens());
+    out.byRole()
+        .forEach(
+            (role, v) -> {
+              if (v.messages() > 0) {
+                w.printf(
+                    "    %-10s  %,8d messages  %,12d tokens%n", role, v.messages(), v.tokens());
+              }
+            });
     w.printf(
         "  tool calls    %,d, results %,d, tool output tokens %,d%n",
-        (long) out.get("toolCalls"),
-        (long) out.get("toolResults"),
-        (long) out.get("toolOutputTokens"));
-    Map<String, Object> window = (Map<String, Object>) out.get("window");
-    Map<String, Object> budget = (Map<String, Object>) out.get("budget");
-    w.printf("  window        %,d (%s)%n", (long) window.get("tokens"), window.get("source"));
+        out.toolCalls(), out.toolResults(), out.toolOutputTokens());
+    w.printf("  window        %,d (%s)%n", out.window().tokens(), out.window().source());
     w.printf(
         "  budget        %,d (%s); max output %,d%n",
-        (long) budget.get("tokens"),
-        BudgetOptions.describeSource(budget),
-        (int) out.get("maxOutput"));
+        out.budget().tokens(), out.budget().describeSource(), out.maxOutput());
     int shown = 0;
-    for (Map<String, Object> pc : per) {
+    for (PerConversation pc : per) {
       if (shown++ == 10) {
         w.printf("  ... %d more conversations (use --json for all)%n", per.size() - 10);
         break;
       }
-      Map<String, Object> a = (Map<String, Object>) pc.get("anchor");
-      String prefix = per.size() > 1 ? "  [" + pc.get("name") + "] " : "  ";
-      String verdict = (boolean) pc.get("overBudget") ? "OVER budget" : "within budget";
-      if ((boolean) a.get("valid")) {
+      Anchor a = pc.anchor();
+      String prefix = per.size() > 1 ? "  [" + pc.name() + "] " : "  ";
+      String verdict = pc.overBudget() ? "OVER budget" : "within budget";
+      if (a.valid()) {
         w.printf(
             "%scontext %,d tokens (usage anchor at message %d: %,d reported + %,d estimated),"
                 + " %s%n",
             prefix,
-            (long) a.get("contextTokens"),
-            (int) a.get("anchorIndex"),
-            (long) a.get("reportedTokens"),
-            (long) a.get("estimatedTokens"),
+            a.contextTokens(),
+            a.anchorIndex(),
+            a.reportedTokens(),
+            a.estimatedTokens(),
             verdict);
       } else {
         w.printf(
             "%scontext %,d tokens (estimate; no usage anchor: %s), %s%n",
-            prefix, (long) a.get("contextTokens"), a.get("reason"), verdict);
+            prefix, a.contextTokens(), a.reason(), verdict);
       }
     }
-    for (String n : (List<String>) out.get("notes")) {
+    for (String n : out.notes()) {
       w.printf("  note          %s%n", n);
     }
-    for (String p : (List<String>) out.get("problems")) {
+    for (String p : out.problems()) {
       w.printf("  problem       %s%n", p);
     }
+    List<Invalid> invalid = out.invalid();
     if (invalid.isEmpty()) {
       w.printf("  invariants    valid%n");
     } else {
       w.printf(Locale.ROOT, "  invariants    %d violation(s)%n", invalid.size());
-      for (Map<String, Object> v : invalid.subList(0, Math.min(20, invalid.size()))) {
-        w.printf(
-            "    %s at %s (%s): %s%n",
-            v.get("kind"), v.get("index"), v.get("messageId"), v.get("detail"));
+      for (Invalid v : invalid.subList(0, Math.min(20, invalid.size()))) {
+        w.printf("    %s at %s (%s): %s%n", v.kind(), v.index(), v.messageId(), v.detail());
       }
     }
   }

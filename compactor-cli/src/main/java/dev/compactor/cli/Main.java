@@ -26,6 +26,7 @@ public final class Main {
    */
   public static CommandLine newCommandLine(java.util.Map<String, String> env) {
     CommandLine cl = new CommandLine(new CompactorCommand(env));
+    ExitCodes.document(cl);
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
           String message = CommandErrors.message(ex);

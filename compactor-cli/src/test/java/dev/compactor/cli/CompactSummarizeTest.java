@@ -145,7 +145,7 @@ class CompactSummarizeTest {
   }
 
   @Test
-  void summarize_withAModelButNoKeyAndNoBaseUrl_failsClearly_andChangesNothing() {
+  void summarize_withAModelButNoKeyAndNoBaseUrl_failsClearly_andLeavesNoDirectory() {
     Path conv = dir.resolve("conv");
     CliRunner r =
         CliRunner.runWithEnv(
@@ -167,10 +167,9 @@ class CompactSummarizeTest {
         .contains("OPENAI_API_KEY")
         .contains("--base-url")
         .contains("--summarizer extractive");
-    try (StoredConversation c = StoredConversation.open(conv)) {
-      assertThat(c.views()).hasSize(1);
-      assertThat(c.journal().entries()).isEmpty();
-    }
+    // Refused before anything was written: no conversation directory, no leftover import.
+    assertThat(conv).doesNotExist();
+    assertThat(dir.toFile().list()).allMatch(n -> !n.contains(".importing-"));
   }
 
   @Test

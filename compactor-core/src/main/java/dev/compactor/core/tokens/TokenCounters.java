@@ -53,12 +53,12 @@ public final class TokenCounters {
 
   /** Exact counts with jtokkit's {@code o200k_base} and OpenAI overheads. */
   public static TokenCounter o200k() {
-    return Bpe.O200K;
+    return O200k.COUNTER;
   }
 
   /** Exact counts with jtokkit's {@code cl100k_base} and OpenAI overheads. */
   public static TokenCounter cl100k() {
-    return Bpe.CL100K;
+    return Cl100k.COUNTER;
   }
 
   /** The estimate with {@link #DEFAULT_CHARS_PER_TOKEN} and {@link MessageOverhead#ESTIMATE}. */
@@ -106,19 +106,23 @@ public final class TokenCounters {
     static final TokenCounter INSTANCE = estimate(DEFAULT_CHARS_PER_TOKEN);
   }
 
-  // Holder: the encodings' rank files load on first use only.
-  private static final class Bpe {
-    static final TokenCounter O200K = bpe(EncodingType.O200K_BASE, TokenizerFamily.O200K_BASE);
-    static final TokenCounter CL100K = bpe(EncodingType.CL100K_BASE, TokenizerFamily.CL100K_BASE);
+  // One holder per encoding: each rank file (several MB) loads on first use of its own counter,
+  // so a command on a gpt-4o conversation never parses cl100k's, nor the other way round.
+  private static final class O200k {
+    static final TokenCounter COUNTER = bpe(EncodingType.O200K_BASE, TokenizerFamily.O200K_BASE);
+  }
 
-    private static TokenCounter bpe(EncodingType type, TokenizerFamily family) {
-      Encoding encoding = Encodings.newLazyEncodingRegistry().getEncoding(type);
-      return new CachingTokenCounter(
-          family.wireName(),
-          family,
-          encoding::countTokensOrdinary,
-          MessageOverhead.OPENAI,
-          SHARED_CACHE);
-    }
+  private static final class Cl100k {
+    static final TokenCounter COUNTER = bpe(EncodingType.CL100K_BASE, TokenizerFamily.CL100K_BASE);
+  }
+
+  private static TokenCounter bpe(EncodingType type, TokenizerFamily family) {
+    Encoding encoding = Encodings.newLazyEncodingRegistry().getEncoding(type);
+    return new CachingTokenCounter(
+        family.wireName(),
+        family,
+        encoding::countTokensOrdinary,
+        MessageOverhead.OPENAI,
+        SHARED_CACHE);
   }
 }

@@ -41,11 +41,12 @@ import java.util.TreeMap;
  *
  * <p><b>Mapping.</b> The events of one assistant message merge into one assistant message (content
  * from the text blocks, thinking blocks as reasoning blocks verbatim with signature, tool_use
- * blocks as tool calls, {@code message.usage} as usage, {@code message.model}, provider {@code
- * anthropic}). A user event's {@code tool_result} blocks become tool messages placed directly after
- * the assistant message that made the calls; its text becomes a user message after them; {@code
- * isMeta} user messages (sent to the model, not shown) are {@code hidden}. System events are Claude
- * Code's UI records and become {@code uiOnly} system messages.
+ * blocks as tool calls, {@code message.usage} as usage (and, whole, as {@code
+ * metadata.extra.api_usage}), {@code message.model}, provider {@code anthropic}). A user event's
+ * {@code tool_result} blocks become tool messages placed directly after the assistant message that
+ * made the calls; its text becomes a user message after them; {@code isMeta} user messages (sent to
+ * the model, not shown) are {@code hidden}. System events are Claude Code's UI records and become
+ * {@code uiOnly} system messages.
  *
  * <p><b>Compaction.</b> The user message with {@code isCompactSummary} is Claude Code's own summary
  * of the history before it. It is kept, marked {@code metadata.extra.compact_summary = true}, and
@@ -525,7 +526,7 @@ final class ClaudeCodeImporter implements Importer {
       }
       extra.putAll(apiExtra);
       if (usage != null) {
-        extra.put("usage", Json.plain(usage));
+        extra.put(AnthropicContent.USAGE_EXTRA, Json.plain(usage));
       }
       if (!parts.otherBlocks.isEmpty()) {
         extra.put("content_blocks", parts.otherBlocks);

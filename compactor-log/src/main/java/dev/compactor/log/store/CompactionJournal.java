@@ -3,6 +3,8 @@ package dev.compactor.log.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.core.policy.CompactionListener;
+import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.wire.json.MessageCodec;
 import dev.compactor.wire.json.MessageFormatException;
 import java.nio.file.Path;
@@ -17,10 +19,13 @@ import java.util.Map;
  * The append-only compaction journal of a stored conversation, {@code compaction.jsonl}: one {@link
  * CompactionRecord} per line. A torn last line is repaired on open like the master log's.
  *
+ * <p>It is a {@link CompactionListener}: given to a policy, it journals every compaction the policy
+ * makes ({@link CompactionRecord#of}).
+ *
  * <p>Obtained from {@link StoredConversation#journal()}; usable while the conversation is open.
  * Thread-safe.
  */
-public final class CompactionJournal {
+public final class CompactionJournal implements CompactionListener {
   static final String FILE = "compaction.jsonl";
 
   private final StoredConversation owner;
@@ -53,6 +58,12 @@ public final class CompactionJournal {
     owner.checkOpen();
     file.append(codec.formatLine(toJson(codec, record)));
     entries.add(record);
+  }
+
+  /** Appends the entry for {@code report} ({@link CompactionRecord#of}). */
+  @Override
+  public void compacted(CompactionReport report) {
+    append(CompactionRecord.of(report));
   }
 
   /** Every entry, oldest first (a snapshot). */

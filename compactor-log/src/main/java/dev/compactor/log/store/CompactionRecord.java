@@ -1,5 +1,6 @@
 package dev.compactor.log.store;
 
+import dev.compactor.core.policy.CompactionReport;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -97,6 +98,28 @@ public record CompactionRecord(
         messagesAfter,
         viewId,
         Map.of());
+  }
+
+  /**
+   * The entry for what a policy reports: its fields, with {@code duration_ms} and, when there are
+   * any, {@code limitations} as extra fields.
+   */
+  public static CompactionRecord of(CompactionReport r) {
+    Map<String, Object> extra = new LinkedHashMap<>();
+    extra.put("duration_ms", r.duration().toMillis());
+    if (!r.limitations().isEmpty()) {
+      extra.put("limitations", r.limitations());
+    }
+    return new CompactionRecord(
+        r.at(),
+        r.trigger().wireName(),
+        r.strategy(),
+        r.tokensBefore(),
+        r.tokensAfter(),
+        r.messagesBefore(),
+        r.messagesAfter(),
+        r.viewId(),
+        extra);
   }
 
   private static void nonNegative(String field, long v) {

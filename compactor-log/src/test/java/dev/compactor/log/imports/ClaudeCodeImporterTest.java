@@ -12,6 +12,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.view.ViewValidator;
+import dev.compactor.wire.json.MessageCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -210,6 +211,24 @@ class ClaudeCodeImporterTest {
     assertThat(c.notes())
         .anySatisfy(n -> assertThat(n).contains("merged 6 assistant events into 2"))
         .anySatisfy(n -> assertThat(n).contains("2 progress").contains("1 file-history-snapshot"));
+  }
+
+  @Test
+  void importedMessages_surviveTheStoreFormat_withTheWireUsageKeptBesideTheTypedOne()
+      throws IOException {
+    Session s = new Session();
+    s.user("count");
+    s.assistant("msg_1", text("Counting."), usage(3, 10, 100, 50));
+
+    List<Message> m = read(s, "session.jsonl").messages();
+    MessageCodec codec = new MessageCodec();
+
+    Message a = m.get(1);
+    assertThat(a.metadata().extra()).doesNotContainKey("usage").containsKey("api_usage");
+    for (Message x : m) {
+      String line = codec.writeLine(x);
+      assertThat(codec.writeLine(codec.readLine(line))).isEqualTo(line);
+    }
   }
 
   @Test

@@ -22,6 +22,13 @@ import java.util.Set;
 public final class AnthropicContent {
   private AnthropicContent() {}
 
+  /**
+   * The {@code metadata.extra} key of an assistant message's {@code usage} object as the API sent
+   * it (service tier, cache breakdown and the like). The counts are also in the typed usage field,
+   * whose name on disk is {@code usage}, so the wire object cannot keep that name.
+   */
+  public static final String USAGE_EXTRA = "api_usage";
+
   /** What an assistant message's blocks become. */
   public static final class AssistantParts {
     public final List<String> texts = new ArrayList<>();

@@ -115,7 +115,7 @@ public final class AnthropicMessages {
         Usage usage = Usages.parse(m.get("usage"));
         String model = Json.text(m, "model");
         if (usage != null) {
-          extra.put("usage", Json.plain(m.get("usage")));
+          extra.put(AnthropicContent.USAGE_EXTRA, Json.plain(m.get("usage")));
         }
         out.add(
             Message.builder(Role.ASSISTANT)
