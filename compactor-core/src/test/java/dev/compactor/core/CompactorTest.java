@@ -10,8 +10,8 @@ import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.compaction.summary.SummarizeProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionOutcome;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.core.sample.ConversationGenerator;
 import dev.compactor.core.view.ViewValidator;
 import java.time.Clock;
@@ -119,7 +119,7 @@ class CompactorTest {
     Compactor.Result r = c.compact(messages);
 
     assertThat(r.outcome()).isInstanceOf(CompactionOutcome.Compacted.class);
-    CompactionReport report = ((CompactionOutcome.Compacted) r.outcome()).report();
+    AppliedCompaction report = ((CompactionOutcome.Compacted) r.outcome()).report();
     assertThat(report.tokensAfter()).isLessThan(report.tokensBefore());
     assertThat(c.counter().countMessages(r.messages())).isLessThan(c.budget().tokens());
     assertThat(new ViewValidator().validate(r.messages())).isEmpty();
@@ -160,7 +160,7 @@ class CompactorTest {
   @Test
   void session_liveLoop_compactsAfterTurnsAndKeepsEveryViewValid() {
     List<Message> messages = session(150);
-    List<CompactionReport> journal = new ArrayList<>();
+    List<AppliedCompaction> journal = new ArrayList<>();
     TurnClock clock = new TurnClock();
     Compactor c =
         Compactor.forModel("openai/gpt-4o")
