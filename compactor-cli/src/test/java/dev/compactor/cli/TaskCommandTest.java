@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.compactor.testkit.TestPostgres;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,13 +14,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -242,8 +239,8 @@ class TaskCommandTest {
 
   @Test
   void postgresUrl_isAcceptedAsDb() throws Exception {
-    String schema = "chat_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    String db = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&currentSchema=" + schema;
+    String schema = TestPostgres.newSchema("chat_test");
+    String db = TestPostgres.server().jdbcUrl(schema);
     try {
       CliRunner r =
           call(
@@ -263,14 +260,10 @@ class TaskCommandTest {
               "--tenant",
               "acme",
               "--db",
-              "postgresql://postgres@127.0.0.1:5432/test?currentSchema=" + schema);
+              TestPostgres.server().uri(schema));
       assertThat(JSON.readTree(show.out()).get("messages")).hasSize(2);
     } finally {
-      try (Connection c =
-              DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-          Statement s = c.createStatement()) {
-        s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-      }
+      TestPostgres.dropSchema(schema);
     }
   }
 
