@@ -11,6 +11,7 @@ import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.InputFingerprints;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.ToolSpec;
+import dev.compactor.wire.json.Json;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

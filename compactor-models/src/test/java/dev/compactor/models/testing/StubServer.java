@@ -3,7 +3,7 @@ package dev.compactor.models.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.compactor.models.internal.Json;
+import dev.compactor.wire.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

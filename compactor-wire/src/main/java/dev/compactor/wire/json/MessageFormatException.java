@@ -1,4 +1,4 @@
-package dev.compactor.log.json;
+package dev.compactor.wire.json;
 
 import dev.compactor.core.CompactorException;
 

@@ -1,4 +1,4 @@
-package dev.compactor.log.json;
+package dev.compactor.wire.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -159,6 +159,73 @@ public final class MessageCodec {
    */
   public String writeLine(Message message) {
     return formatLine(write(message));
+  }
+
+  // ---------------------------------------------------------------- chat store layout
+
+  /**
+   * Reads a message stored by the chat store: the native format, or the store's earlier layout,
+   * which nested the extra fields in a {@code metadata.extra} object and always wrote {@code
+   * metadata.model} and {@code metadata.provider} (null when absent). A record is in the earlier
+   * layout when its {@code metadata} holds {@code model}, {@code provider} and an object {@code
+   * extra}, and nothing but the typed fields besides; its {@code extra} entries become {@link
+   * MessageMetadata#extra()} as they are.
+   *
+   * @throws MessageFormatException when the line is not JSON or not a message
+   */
+  public Message readStoredLine(String line) {
+    JsonNode node = parseLine(line);
+    if (!isNestedLayout(node)) {
+      return read(node);
+    }
+    ObjectNode copy = ((ObjectNode) node).deepCopy();
+    ObjectNode meta = (ObjectNode) copy.get("metadata");
+    JsonNode nested = meta.remove("extra");
+    Message typed = read(copy);
+    MessageMetadata md = typed.metadata();
+    Map<String, Object> extra = new LinkedHashMap<>(md.extra());
+    for (Map.Entry<String, JsonNode> e : nested.properties()) {
+      extra.put(e.getKey(), plainValue(e.getValue()));
+    }
+    return typed.toBuilder()
+        .metadata(new MessageMetadata(md.model(), md.provider(), md.usage(), md.input(), extra))
+        .build();
+  }
+
+  /**
+   * Writes a message for the chat store: the native line, except for the one kind of message whose
+   * native line would look like the earlier layout (see {@link #readStoredLine}) — model and
+   * provider set and {@code extra} holding only the key {@code "extra"} with a map — which is
+   * written in that layout so that it reads back unchanged.
+   */
+  public String writeStoredLine(Message message) {
+    ObjectNode node = write(message);
+    if (isNestedLayout(node)) {
+      ObjectNode meta = (ObjectNode) node.get("metadata");
+      JsonNode inner = meta.remove("extra");
+      meta.putObject("extra").set("extra", inner);
+    }
+    return formatLine(node);
+  }
+
+  private static final Set<String> NESTED_LAYOUT_METADATA =
+      Set.of("model", "provider", "usage", "input", "extra");
+
+  private static boolean isNestedLayout(JsonNode node) {
+    JsonNode meta = node == null ? null : node.get("metadata");
+    if (meta == null
+        || !meta.isObject()
+        || !meta.has("model")
+        || !meta.has("provider")
+        || !meta.path("extra").isObject()) {
+      return false;
+    }
+    for (Map.Entry<String, JsonNode> f : meta.properties()) {
+      if (!NESTED_LAYOUT_METADATA.contains(f.getKey())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---------------------------------------------------------------- tree level

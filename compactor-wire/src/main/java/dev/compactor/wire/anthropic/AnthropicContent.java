@@ -1,14 +1,17 @@
-package dev.compactor.log.imports;
+package dev.compactor.wire.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.ReasoningBlock;
 import dev.compactor.core.message.ToolCall;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.text.TextParts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Anthropic Messages content blocks, shared by the Anthropic and Claude Code importers.
+ * Anthropic Messages content blocks read from a request body (or a transcript that stores them, as
+ * Claude Code does).
  *
  * <p>Assistant blocks: {@code text} → content, {@code thinking}/{@code redacted_thinking} →
  * reasoning blocks (verbatim, with signature), {@code tool_use} → a tool call whose arguments are
@@ -16,33 +19,33 @@ import java.util.Set;
  * → content. Any other block (images, documents, server tool blocks) is kept whole in {@code
  * metadata.extra}.
  */
-final class AnthropicContent {
+public final class AnthropicContent {
   private AnthropicContent() {}
 
   /** What an assistant message's blocks become. */
-  static final class AssistantParts {
-    final List<String> texts = new ArrayList<>();
-    final List<ReasoningBlock> reasoning = new ArrayList<>();
-    final List<ToolCall> calls = new ArrayList<>();
-    final List<Object> otherBlocks = new ArrayList<>();
+  public static final class AssistantParts {
+    public final List<String> texts = new ArrayList<>();
+    public final List<ReasoningBlock> reasoning = new ArrayList<>();
+    public final List<ToolCall> calls = new ArrayList<>();
+    public final List<Object> otherBlocks = new ArrayList<>();
 
-    String text() {
-      return join(texts);
+    public String text() {
+      return TextParts.join(texts);
     }
   }
 
   /** What a user message's blocks become. */
-  static final class UserParts {
-    final List<JsonNode> toolResults = new ArrayList<>();
-    final List<String> texts = new ArrayList<>();
-    final List<Object> otherBlocks = new ArrayList<>();
+  public static final class UserParts {
+    public final List<JsonNode> toolResults = new ArrayList<>();
+    public final List<String> texts = new ArrayList<>();
+    public final List<Object> otherBlocks = new ArrayList<>();
 
-    String text() {
-      return join(texts);
+    public String text() {
+      return TextParts.join(texts);
     }
   }
 
-  static void addAssistant(JsonNode content, AssistantParts out) {
+  public static void addAssistant(JsonNode content, AssistantParts out) {
     if (content == null || content.isNull()) {
       return;
     }
@@ -75,7 +78,7 @@ final class AnthropicContent {
     }
   }
 
-  static void addUser(JsonNode content, UserParts out) {
+  public static void addUser(JsonNode content, UserParts out) {
     if (content == null || content.isNull()) {
       return;
     }
@@ -102,13 +105,13 @@ final class AnthropicContent {
   }
 
   /** Fields of a tool_result block that the message itself holds. */
-  static final Set<String> TOOL_RESULT_FIELDS = Set.of("type", "tool_use_id", "content");
+  public static final Set<String> TOOL_RESULT_FIELDS = Set.of("type", "tool_use_id", "content");
 
   /**
    * The text of a tool_result's {@code content}: a string as is, text blocks joined; {@code
    * nonText} receives the whole content when it holds anything but text.
    */
-  static String toolResultText(JsonNode block, List<Object> nonText) {
+  public static String toolResultText(JsonNode block, List<Object> nonText) {
     JsonNode c = block.get("content");
     if (c == null || c.isNull()) {
       return "";
@@ -132,30 +135,6 @@ final class AnthropicContent {
     if (other) {
       nonText.add(Json.plain(c));
     }
-    return join(texts);
-  }
-
-  /**
-   * Joins text blocks: concatenated as they are, with a blank line between two blocks only when
-   * neither already has whitespace at the joint. No text is dropped or changed.
-   */
-  static String join(List<String> texts) {
-    if (texts.isEmpty()) {
-      return "";
-    }
-    if (texts.size() == 1) {
-      return texts.get(0);
-    }
-    StringBuilder sb = new StringBuilder();
-    for (String t : texts) {
-      if (sb.length() > 0
-          && !t.isEmpty()
-          && !Character.isWhitespace(sb.charAt(sb.length() - 1))
-          && !Character.isWhitespace(t.charAt(0))) {
-        sb.append("\n\n");
-      }
-      sb.append(t);
-    }
-    return sb.toString();
+    return TextParts.join(texts);
   }
 }

@@ -1,4 +1,4 @@
-package dev.compactor.log.json;
+package dev.compactor.wire.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
