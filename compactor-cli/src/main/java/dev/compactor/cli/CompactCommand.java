@@ -15,8 +15,8 @@ import dev.compactor.core.compaction.summary.ModelSummarizer;
 import dev.compactor.core.compaction.summary.SummarizeProvider;
 import dev.compactor.core.compaction.summary.Summarizer;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionOutcome;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.core.policy.ManualCompaction;
 import dev.compactor.core.policy.ManualCompactor;
 import dev.compactor.core.policy.PolicyContext;
@@ -170,7 +170,7 @@ final class CompactCommand implements Callable<Integer> {
       out.put("tokensBefore", tokensBefore);
       out.put("messagesBefore", messagesBefore);
       if (o instanceof CompactionOutcome.Compacted c) {
-        CompactionReport r = c.report();
+        AppliedCompaction r = c.report();
         out.put("outcome", "compacted");
         out.put("tokensAfter", r.tokensAfter());
         out.put("messagesAfter", r.messagesAfter());
@@ -312,7 +312,7 @@ final class CompactCommand implements Callable<Integer> {
     return Path.of(name + ".compactor");
   }
 
-  private static CompactionRecord record(CompactionReport r) {
+  private static CompactionRecord record(AppliedCompaction r) {
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("duration_ms", r.duration().toMillis());
     if (!r.limitations().isEmpty()) {

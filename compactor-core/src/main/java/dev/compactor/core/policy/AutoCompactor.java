@@ -348,7 +348,7 @@ public final class AutoCompactor {
       Instant started,
       TokenCounter counter) {
     try {
-      CompactionReport report =
+      AppliedCompaction report =
           applier.apply(
               conversation,
               active,

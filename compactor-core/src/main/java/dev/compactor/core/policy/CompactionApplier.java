@@ -56,7 +56,7 @@ public final class CompactionApplier {
    * @param counter counts the new view's tokens
    * @throws CompactorException when the result would make an invalid view; nothing changes then
    */
-  public CompactionReport apply(
+  public AppliedCompaction apply(
       Conversation conversation,
       List<Message> active,
       CompactionResult result,
@@ -83,8 +83,8 @@ public final class CompactionApplier {
     }
     conversation.switchTo(next);
     long tokensAfter = counter.countMessages(resolved);
-    CompactionReport report =
-        new CompactionReport(
+    AppliedCompaction report =
+        new AppliedCompaction(
             clock.instant(),
             trigger,
             strategy,

@@ -40,7 +40,7 @@ public sealed interface CompactionOutcome
    * @param report what was done
    * @param suggestion advice for the person (e.g. to summarize when a trim saved little), if any
    */
-  record Compacted(CompactionReport report, long tokens, long budget, Optional<String> suggestion)
+  record Compacted(AppliedCompaction report, long tokens, long budget, Optional<String> suggestion)
       implements CompactionOutcome {
     public Compacted {
       Objects.requireNonNull(report, "report");

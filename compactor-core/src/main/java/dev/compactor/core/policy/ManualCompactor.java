@@ -99,7 +99,7 @@ public final class ManualCompactor {
           tokens,
           budget);
     }
-    CompactionReport report;
+    AppliedCompaction report;
     try {
       report =
           applier.apply(

@@ -15,9 +15,9 @@ import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.InputFingerprints;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.StreamListener;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionApplier;
 import dev.compactor.core.policy.CompactionListener;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.policy.Trigger;
 import dev.compactor.core.recovery.RecoveryReport.Attempt;
@@ -294,7 +294,7 @@ public final class OverflowRecovery {
       }
       attempts.add(a);
       candidates.commit(c);
-      CompactionReport report =
+      AppliedCompaction report =
           applier.apply(
               conversation,
               src,

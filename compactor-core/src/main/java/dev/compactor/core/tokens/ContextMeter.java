@@ -2,9 +2,9 @@ package dev.compactor.core.tokens;
 
 import dev.compactor.core.message.InputFingerprint;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.PrefixDigester;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.Usage;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -65,12 +65,12 @@ public final class ContextMeter {
   // of the messages before them
   private final BitSet candidates = new BitSet();
   private final BitSet prefixMatches = new BitSet();
-  private MessageDigest running = PrefixDigester.start();
+  private PrefixDigester running = new PrefixDigester();
   // checkpoints.get(k): digest state after k * CHECKPOINT_EVERY messages
-  private final ArrayList<MessageDigest> checkpoints = new ArrayList<>();
+  private final ArrayList<PrefixDigester> checkpoints = new ArrayList<>();
   // digest state before the last message seen: replacing the last message (a streamed or edited
   // response, a retried turn) then needs no re-hashing
-  private MessageDigest beforeLast;
+  private PrefixDigester beforeLast;
 
   /**
    * A meter that estimates with {@code counter}.
@@ -79,7 +79,7 @@ public final class ContextMeter {
    */
   public ContextMeter(TokenCounter counter) {
     this.counter = Objects.requireNonNull(counter, "counter");
-    checkpoints.add(PrefixDigester.copy(running));
+    checkpoints.add(running.copy());
   }
 
   /** A one-off measurement with no memory between calls: O(history). */
@@ -212,9 +212,9 @@ public final class ContextMeter {
     if (onlyLast) {
       running = beforeLast;
     } else {
-      running = PrefixDigester.copy(checkpoints.get(cp));
+      running = checkpoints.get(cp).copy();
       for (int i = cp * CHECKPOINT_EVERY; i < k; i++) {
-        PrefixDigester.add(running, seen.get(i));
+        running.add(seen.get(i));
       }
     }
     beforeLast = null;
@@ -224,12 +224,12 @@ public final class ContextMeter {
     int i = seen.size();
     if (isCandidate(m)) {
       candidates.set(i);
-      if (PrefixDigester.peek(running).equals(m.metadata().input().digest())) {
+      if (running.digest().equals(m.metadata().input().digest())) {
         prefixMatches.set(i);
       }
     }
-    beforeLast = PrefixDigester.copy(running);
-    PrefixDigester.add(running, m);
+    beforeLast = running.copy();
+    running.add(m);
     seen.add(m);
     if (i + 1 >= tokens.length) {
       tokens = Arrays.copyOf(tokens, tokens.length * 2);
@@ -238,7 +238,7 @@ public final class ContextMeter {
     tokens[i + 1] = tokens[i] + counter.countMessage(m);
     visible[i + 1] = visible[i] + (m.uiOnly() ? 0 : 1);
     if ((i + 1) % CHECKPOINT_EVERY == 0) {
-      checkpoints.add(PrefixDigester.copy(running));
+      checkpoints.add(running.copy());
     }
   }
 }

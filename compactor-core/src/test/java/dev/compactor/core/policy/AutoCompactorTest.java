@@ -18,7 +18,7 @@ class AutoCompactorTest {
   private final MutableClock clock = new MutableClock();
   private final StubOutputs trim = new StubOutputs();
   private final Checkpoint summarize = new Checkpoint();
-  private final List<CompactionReport> journal = new ArrayList<>();
+  private final List<AppliedCompaction> journal = new ArrayList<>();
   private double savings = 0.5;
   private InMemoryConversation conv;
   private AutoCompactor auto;
@@ -106,7 +106,7 @@ class AutoCompactorTest {
     List<Message> before = conv.master().messages();
     CompactionOutcome o = auto.afterTurn(ctx(1000));
     assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);
-    CompactionReport r = ((CompactionOutcome.Compacted) o).report();
+    AppliedCompaction r = ((CompactionOutcome.Compacted) o).report();
     assertThat(r.strategy()).isEqualTo("trim");
     assertThat(r.trigger()).isEqualTo(Trigger.AUTO);
     assertThat(r.tokensBefore()).isEqualTo(1015); // 10 + "shell" + 800 + 200

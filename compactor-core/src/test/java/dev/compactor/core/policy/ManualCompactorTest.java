@@ -18,7 +18,7 @@ class ManualCompactorTest {
   private final MutableClock clock = new MutableClock();
   private final StubOutputs trim = new StubOutputs();
   private final Checkpoint summarize = new Checkpoint();
-  private final List<CompactionReport> journal = new ArrayList<>();
+  private final List<AppliedCompaction> journal = new ArrayList<>();
   private final Map<String, ContextProvider> byName = Map.of("trim", trim, "summarize", summarize);
   private final ManualCompactor manual =
       new ManualCompactor(

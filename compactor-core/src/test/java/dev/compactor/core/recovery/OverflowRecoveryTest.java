@@ -16,7 +16,7 @@ import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ModelError;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.StreamListener;
-import dev.compactor.core.policy.CompactionReport;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.policy.Trigger;
 import dev.compactor.core.recovery.RecoveryReport.Outcome;
@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OverflowRecoveryTest {
   private static final Clock CLOCK =
       Clock.fixed(Instant.parse("2026-03-02T09:00:00Z"), ZoneOffset.UTC);
-  private final List<CompactionReport> journal = new ArrayList<>();
+  private final List<AppliedCompaction> journal = new ArrayList<>();
   private final OverflowRecovery recovery = new OverflowRecovery(CLOCK, journal::add);
 
   private static InMemoryConversation conversation(List<Message> messages) {
@@ -114,7 +114,7 @@ class OverflowRecoveryTest {
     assertThat(c.activeView().id()).isEqualTo("compacted-001");
     assertThat(c.views()).hasSize(2);
     assertThat(journal).hasSize(1);
-    CompactionReport j = journal.get(0);
+    AppliedCompaction j = journal.get(0);
     assertThat(j.trigger()).isEqualTo(Trigger.OVERFLOW);
     assertThat(j.strategy())
         .isEqualTo(n == 1 ? OverflowRecovery.STRATEGY_TRIM : OverflowRecovery.STRATEGY_DROP);

@@ -3,8 +3,8 @@ package dev.compactor.log.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.core.message.Message;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.AutoCompactor;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.view.View;
 import dev.compactor.core.view.ViewEntry;
@@ -50,7 +50,7 @@ class AutoCompactorStoredConversationTest {
     List<Message> messages = scenario.messages();
     List<Integer> reopenAt = List.of(messages.size() / 2, messages.size() * 3 / 4);
     Path conversationDir = dir.resolve("conv-" + seed);
-    List<CompactionReport> reports = new ArrayList<>();
+    List<AppliedCompaction> reports = new ArrayList<>();
     Stats stats = new Stats();
     PolicyReplay.ReplayClock clock = new PolicyReplay.ReplayClock();
 
@@ -128,13 +128,13 @@ class AutoCompactorStoredConversationTest {
     return after;
   }
 
-  private static void checkJournalAndArchive(StoredConversation c, List<CompactionReport> reports)
+  private static void checkJournalAndArchive(StoredConversation c, List<AppliedCompaction> reports)
       throws IOException {
     List<CompactionRecord> journal = c.journal().entries();
     assertThat(journal).hasSameSizeAs(reports);
     for (int k = 0; k < journal.size(); k++) {
       CompactionRecord rec = journal.get(k);
-      CompactionReport rep = reports.get(k);
+      AppliedCompaction rep = reports.get(k);
       assertThat(rec.viewId()).isEqualTo(rep.viewId());
       assertThat(rec.strategy()).isEqualTo(rep.strategy());
       assertThat(rec.tokensBefore()).isEqualTo(rep.tokensBefore());
@@ -155,7 +155,7 @@ class AutoCompactorStoredConversationTest {
     }
   }
 
-  private static CompactionRecord record(CompactionReport r) {
+  private static CompactionRecord record(AppliedCompaction r) {
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("duration_ms", r.duration().toMillis());
     if (!r.limitations().isEmpty()) {

@@ -5,7 +5,6 @@ import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.text.Identifiers;
-import dev.compactor.core.compaction.text.Mentions;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -29,11 +28,11 @@ import java.util.Set;
  * </pre>
  *
  * <p>A placeholder keeps up to 8 mentions (error names, tests, paths with line numbers, ids; see
- * {@link Mentions}) and up to {@value #DEFAULT_NAMES} code names ({@link
- * dev.compactor.core.compaction.text.CodeNames}: names the output defines first, then the ones it
- * uses most) that the rest of the view does not name: not the messages that stay as they are, not
- * an earlier placeholder of the same batch. An agent that read a file often needs one of its
- * function names again much later; with the name it can search for the rest.
+ * {@link Identifiers#mentions}) and up to {@value #DEFAULT_NAMES} code names ({@link
+ * Identifiers#codeNames}: names the output defines first, then the ones it uses most) that the rest
+ * of the view does not name: not the messages that stay as they are, not an earlier placeholder of
+ * the same batch. An agent that read a file often needs one of its function names again much later;
+ * with the name it can search for the rest.
  *
  * <p>Tool outputs are usually most of an agent's context (about 84 % of the tokens of SWE-agent
  * runs), and the model rarely needs an old one verbatim. Masking all but the last 10 roughly halves
@@ -186,9 +185,9 @@ public final class MaskProvider implements ContextProvider {
       Message m = messages.get(i);
       int tokens = counter.countText(m.content());
       String reference = config.archive().save(m, m.content());
-      List<String> mentions = Mentions.of(m.content(), MAX_MENTIONS);
+      List<String> mentions = Identifiers.mentions(m.content(), MAX_MENTIONS);
       named.addAll(mentions);
-      List<String> names = Mentions.names(m.content(), options.names, named);
+      List<String> names = Identifiers.codeNames(m.content(), options.names, named);
       named.addAll(names);
       String placeholder = placeholder(tokens, mentions, names, reference);
       Message masked =

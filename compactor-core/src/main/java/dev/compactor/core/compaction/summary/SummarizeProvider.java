@@ -3,6 +3,7 @@ package dev.compactor.core.compaction.summary;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.message.Digests;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
@@ -40,7 +41,7 @@ import java.util.Objects;
  * and the checkpoint misses are added to it (see {@code CheckpointVerifier}); then an index of the
  * other identifiers of the span that the new view would no longer name (file paths, function and
  * class names, error names, quoted strings), ranked by use and recency, is added within 5 % of the
- * limit (see {@code IdentifierIndex}).
+ * limit (see {@link Identifiers#index}).
  *
  * <p>With a limit, the view always aims to fit {@code config.limit()}: the tail shrinks first
  * (older steps are summarized into the checkpoint, carrying it forward), then the checkpoint is cut
@@ -312,14 +313,15 @@ public final class SummarizeProvider implements ContextProvider {
 
     // The identifier index: names of the span that neither the checkpoint nor the kept messages
     // name, within a share of the limit and never pushing the checkpoint over it.
-    long indexBudget = IdentifierIndex.DEFAULT_TOKENS;
+    long indexBudget = Identifiers.INDEX_DEFAULT_TOKENS;
     if (limit != null) {
       indexBudget =
           Math.min(
-              Math.round(IdentifierIndex.LIMIT_SHARE * limit),
+              Math.round(Identifiers.INDEX_LIMIT_SHARE * limit),
               limit - fixed - counter.countMessage(cpMsg));
     }
-    List<String> index = IdentifierIndex.build(cp, coveredMsgs, kept, indexBudget, counter);
+    List<String> index =
+        Identifiers.index(cp.identifiers(), cp.render(), coveredMsgs, kept, indexBudget, counter);
     if (!index.isEmpty()) {
       List<String> ids = new ArrayList<>(cp.identifiers());
       ids.addAll(index);

@@ -4,7 +4,6 @@ import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.text.Identifiers;
-import dev.compactor.core.compaction.text.Mentions;
 import dev.compactor.core.message.Digests;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
@@ -397,12 +396,12 @@ public final class TrimProvider implements ContextProvider {
         }
       }
       List<String> mentions = new ArrayList<>();
-      for (String mention : Mentions.of(text, STUB_MENTIONS)) {
+      for (String mention : Identifiers.mentions(text, STUB_MENTIONS)) {
         if (named.add(mention)) {
           mentions.add(mention);
         }
       }
-      List<String> codeNames = Mentions.names(text, STUB_NAMES, named);
+      List<String> codeNames = Identifiers.codeNames(text, STUB_NAMES, named);
       named.addAll(codeNames);
       StringBuilder sb = new StringBuilder();
       if (!mentions.isEmpty()) {

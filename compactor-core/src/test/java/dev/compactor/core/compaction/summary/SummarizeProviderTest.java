@@ -7,6 +7,7 @@ import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ViewBuilder;
 import dev.compactor.core.compaction.fixtures.Conv;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -462,7 +463,7 @@ class SummarizeProviderTest {
     String section = checkpointOf(r).content();
     section = section.substring(section.indexOf("## Identifiers"));
     assertThat(COUNTER.countText(section))
-        .isLessThanOrEqualTo((int) (IdentifierIndex.LIMIT_SHARE * limit));
+        .isLessThanOrEqualTo((int) (Identifiers.INDEX_LIMIT_SHARE * limit));
     assertThat(tokens(r.messages())).isLessThanOrEqualTo(limit);
 
     // a second summary ranks the earlier index like any other text of its span
