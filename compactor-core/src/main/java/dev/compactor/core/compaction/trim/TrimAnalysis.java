@@ -125,7 +125,10 @@ final class TrimAnalysis {
     prose = List.copyOf(proseCandidates);
   }
 
-  /** Index of the last assistant message when some of its calls still await results, else -1. */
+  /**
+   * Index of the last assistant message with calls when some of them still await results (whatever
+   * messages follow it), else -1.
+   */
   private static int pendingCallIndex(List<Message> messages, int caller) {
     if (caller < 0) {
       return -1;
@@ -139,10 +142,9 @@ final class TrimAnalysis {
       if (m.uiOnly()) {
         continue;
       }
-      if (m.role() != Role.TOOL) {
-        return -1; // the conversation went on: not a pending turn
+      if (m.role() == Role.TOOL) {
+        open.remove(m.toolCallId()); // whatever came in between, a result answers its call
       }
-      open.remove(m.toolCallId());
     }
     return open.isEmpty() ? -1 : caller;
   }
