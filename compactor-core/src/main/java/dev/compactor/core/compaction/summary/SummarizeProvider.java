@@ -98,10 +98,13 @@ public final class SummarizeProvider implements ContextProvider {
     return summarizer;
   }
 
-  /** True when there is a limit and the messages reach it. */
+  /**
+   * True when there is a limit and the messages exceed it. A view of exactly {@code limit} tokens
+   * fits, as {@link #compress} judges it when it fits its tail and checkpoint to the limit.
+   */
   @Override
   public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
-    return config.limit() != null && config.counter().countMessages(messages) >= config.limit();
+    return config.limit() != null && config.counter().countMessages(messages) > config.limit();
   }
 
   /** True for a checkpoint message this strategy wrote ({@code metadata.extra.checkpoint}). */

@@ -51,6 +51,15 @@ final class TrimAnalysis {
   /** Phase 3: older assistant prose, oldest first. */
   final List<Integer> prose;
 
+  /**
+   * Phase 4: tool outputs that alone exceed the limit, the final step's included (not pinned, not
+   * in the head, not the results of a pending call), largest first; empty without a limit.
+   */
+  final List<Integer> oversized;
+
+  /** The tokens phase 4 allows an oversized output: {@code min(maxToolResultTokens, limit / 2)}. */
+  final int oversizedAllowed;
+
   TrimAnalysis(List<Message> messages, CompressionConfig config) {
     this.messages = messages;
     TokenCounter counter = config.counter();
@@ -119,6 +128,22 @@ final class TrimAnalysis {
         proseCandidates.add(i);
       }
     }
+    List<Integer> oversizedCandidates = new ArrayList<>();
+    Integer limit = config.limit();
+    int end = pending >= 0 ? pending : n;
+    if (limit != null) {
+      for (int i = keepHead; i < end; i++) {
+        Message m = messages.get(i);
+        if (m.role() == Role.TOOL && !m.pinned() && !m.uiOnly() && tokens[i] > limit) {
+          oversizedCandidates.add(i);
+        }
+      }
+      oversizedCandidates.sort(
+          Comparator.comparingInt((Integer i) -> -tokens[i]).thenComparing(i -> i));
+    }
+    oversized = List.copyOf(oversizedCandidates);
+    oversizedAllowed =
+        limit == null ? 0 : Math.max(1, Math.min(config.maxToolResultTokens(), limit / 2));
     stale = staleOf(staleCandidates);
     largeCandidates.sort(Comparator.comparingInt((Integer i) -> -tokens[i]).thenComparing(i -> i));
     large = List.copyOf(largeCandidates);

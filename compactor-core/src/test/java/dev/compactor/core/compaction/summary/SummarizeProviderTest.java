@@ -534,11 +534,11 @@ class SummarizeProviderTest {
   }
 
   @Test
-  void shouldCompress_onlyWithALimitThatIsReached() {
+  void shouldCompress_onlyWithALimitThatIsExceeded() {
     List<Message> m = agentLog(3);
     SummarizeProvider p = new SummarizeProvider();
     assertThat(p.shouldCompress(m, config(null, 0).build())).isFalse();
-    assertThat(p.shouldCompress(m, config((int) tokens(m), 0).build())).isTrue();
-    assertThat(p.shouldCompress(m, config((int) tokens(m) + 1, 0).build())).isFalse();
+    assertThat(p.shouldCompress(m, config((int) tokens(m) - 1, 0).build())).isTrue();
+    assertThat(p.shouldCompress(m, config((int) tokens(m), 0).build())).isFalse();
   }
 }

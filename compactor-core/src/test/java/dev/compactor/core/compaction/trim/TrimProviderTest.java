@@ -356,7 +356,8 @@ class TrimProviderTest {
     assertThat(head + archive.saved.get(0).content() + tail).isEqualTo(output);
     int firstRemoved = head.split("\n").length + 1;
     assertThat(cut).contains("(lines " + firstRemoved + "-");
-    assertThat(cut).contains(" of 3000); saved#1 of m3 ...]");
+    assertThat(cut)
+        .contains(" of 3000) of the output of (shell {\"command\":\"./gen\"}); saved#1 of m3 ...]");
   }
 
   @Test
