@@ -121,7 +121,7 @@ final class TrimAnalysis {
       } else if (m.role() == Role.ASSISTANT
           && n - 1 - i >= RECENT_DISTANCE
           && !m.hasToolCalls()
-          && m.reasoning().isEmpty()
+          && !hasThinking(m)
           && tokens[i] > EXTRACTIVE_MIN_TOKENS
           && !TrimProvider.EXTRACTIVE.equals(
               m.metadata().extra().get(TrimProvider.COMPACTED_KEY))) {
@@ -232,6 +232,23 @@ final class TrimAnalysis {
       }
     }
     return false;
+  }
+
+  /** An opening {@code <think>} or {@code <thinking>} tag, as gptme and local models write them. */
+  private static final java.util.regex.Pattern INLINE_THINKING =
+      java.util.regex.Pattern.compile("<think(?:ing)?>");
+
+  /**
+   * Whether {@code m} carries reasoning: reasoning blocks, or inline {@code <think>}/{@code
+   * <thinking>} blocks in its text (imported gptme content keeps them inline). Such a message is
+   * never rewritten, so its reasoning is never broken and never counted as savings.
+   */
+  static boolean hasThinking(Message m) {
+    if (!m.reasoning().isEmpty()) {
+      return true;
+    }
+    String c = m.content();
+    return c.indexOf("<think") >= 0 && INLINE_THINKING.matcher(c).find();
   }
 
   /** Tokens of a message's content alone (its count minus the count of the empty message). */

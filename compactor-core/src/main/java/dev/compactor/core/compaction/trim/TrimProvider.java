@@ -41,8 +41,9 @@ import java.util.stream.IntStream;
  *       boundaries; the middle is saved through {@link CompressionConfig#archive()} and replaced by
  *       a marker naming the tokens and lines removed and the recovery reference.
  *   <li><b>Extractive compression</b> (phase 3): assistant messages at least 3 from the end, above
- *       1,000 tokens, without tool calls and without reasoning blocks keep their best {@code max(2,
- *       int(0.7 n))} sentences, with code blocks, headings and line breaks intact.
+ *       1,000 tokens, without tool calls and without reasoning (reasoning blocks, or inline {@code
+ *       <think>}/{@code <thinking>} blocks as imported gptme content has them) keep their best
+ *       {@code max(2, int(0.7 n))} sentences, with code blocks, headings and line breaks intact.
  *   <li><b>Outputs larger than the limit</b> (phase 4): a tool result that alone exceeds {@code
  *       config.limit()} can never fit, so it is truncated like phase 2 (to {@code
  *       min(maxToolResultTokens, limit / 2)}) even in the final step; pinned outputs and the
