@@ -252,7 +252,8 @@ public final class AutoCompactor {
       try {
         r = trim.compress(active, trimConfig);
       } catch (CompactorException e) {
-        return new CompactionOutcome.Failed(trim.name(), e.getMessage(), tokens, budget);
+        return new CompactionOutcome.Failed(
+            trim.name(), ManualCompactor.describe(e), tokens, budget);
       }
       long after = counter.countMessages(r.messages());
       double saved = stored == 0 ? 0 : (stored - after) / (double) stored;
@@ -319,7 +320,8 @@ public final class AutoCompactor {
       r = summarize.compress(active, cfg);
     } catch (CompactorException e) {
       latch();
-      return new CompactionOutcome.Failed(summarize.name(), e.getMessage(), tokens, budget);
+      return new CompactionOutcome.Failed(
+          summarize.name(), ManualCompactor.describe(e), tokens, budget);
     }
     // A summary that makes the context no smaller (e.g. the final step alone is over the budget
     // and there is nothing left to summarize), or that saves little and stays over the budget,
@@ -364,7 +366,7 @@ public final class AutoCompactor {
       lastCompaction = clock.instant();
       return new CompactionOutcome.Compacted(report, tokens, budget, java.util.Optional.empty());
     } catch (CompactorException e) {
-      return new CompactionOutcome.Failed(strategy, e.getMessage(), tokens, budget);
+      return new CompactionOutcome.Failed(strategy, ManualCompactor.describe(e), tokens, budget);
     }
   }
 

@@ -139,7 +139,7 @@ public final class ManualCompactor {
           applier.apply(
               conversation, active, r, provider.name(), Trigger.MANUAL, tokens, started, counter);
     } catch (CompactorException e) {
-      return new CompactionOutcome.Failed(provider.name(), e.getMessage(), tokens, budget);
+      return new CompactionOutcome.Failed(provider.name(), describe(e), tokens, budget);
     }
     Optional<String> suggestion = Optional.empty();
     if (!summary && report.savedFraction() < lowSavings) {
@@ -270,16 +270,7 @@ public final class ManualCompactor {
 
   /** The exception's message, or its type when it has none. */
   static String describe(Throwable e) {
-    String msg = e.getMessage();
-    if (msg == null || msg.isBlank()) {
-      Throwable cause = e.getCause();
-      String type = e.getClass().getSimpleName();
-      if (cause != null && cause != e) {
-        return type + " caused by " + describe(cause);
-      }
-      return type + " (no message)";
-    }
-    return msg;
+    return dev.compactor.core.compaction.summary.SummarizationException.describe(e);
   }
 
   private static String joinInstructions(PolicyContext ctx, String inline) {

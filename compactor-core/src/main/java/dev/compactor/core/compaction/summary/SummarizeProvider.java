@@ -451,7 +451,7 @@ public final class SummarizeProvider implements ContextProvider {
               + " failed on "
               + input.size()
               + " messages: "
-              + e.getMessage(),
+              + SummarizationException.describe(e),
           e);
     }
     if (cp == null || cp.isEmpty()) {
