@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.compactor.testkit.corpus.SharedCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -26,10 +26,8 @@ class ScorecardTest {
       corpus.resolve("claude-code/tool_heavy.jsonl.gz")
     };
     boolean present = Files.isRegularFile(files[0]) && Files.isRegularFile(files[1]);
-    if (!present) {
-      System.out.println("ScorecardTest skipped: no shared corpus at " + corpus.toAbsolutePath());
-    }
-    Assumptions.assumeTrue(present, "shared corpus absent");
+    SharedCorpus.assumePresent(
+        present, "ScorecardTest: no shared corpus at " + corpus.toAbsolutePath());
     Path small = dir.resolve("corpus");
     for (Path f : files) {
       Path to = small.resolve(f.getParent().getFileName()).resolve(f.getFileName());

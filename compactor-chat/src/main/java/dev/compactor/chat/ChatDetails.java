@@ -1,6 +1,7 @@
 package dev.compactor.chat;
 
-import dev.compactor.chat.compaction.CompactionReport;
+import dev.compactor.chat.base.CallUsage;
+import dev.compactor.chat.base.CompactionDetails;
 
 /**
  * {@code _gpt_chat_details}: how a call was handled.
@@ -21,6 +22,6 @@ public record ChatDetails(
     String model,
     int messageCount,
     long interactions,
-    CompactionReport compaction,
+    CompactionDetails compaction,
     CallUsage summaryUsage,
     Integer overflowRetries) {}

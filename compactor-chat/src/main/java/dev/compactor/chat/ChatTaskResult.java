@@ -1,5 +1,7 @@
 package dev.compactor.chat;
 
+import dev.compactor.chat.base.CallUsage;
+import dev.compactor.chat.base.ChatKey;
 import dev.compactor.core.message.Message;
 import java.util.Objects;
 

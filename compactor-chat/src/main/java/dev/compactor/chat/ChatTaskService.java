@@ -1,14 +1,14 @@
 package dev.compactor.chat;
 
-import dev.compactor.chat.ChatTaskException.Code;
-import dev.compactor.chat.compaction.CompactionReport;
-import dev.compactor.chat.compaction.CompactionReport.ProviderReport;
-import dev.compactor.chat.compaction.CompactionReport.SummaryReport;
+import dev.compactor.chat.base.CallUsage;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
+import dev.compactor.chat.base.CompactionDetails.SummaryReport;
 import dev.compactor.chat.compaction.Reasons;
 import dev.compactor.chat.compaction.SummaryCompactor;
 import dev.compactor.chat.pricing.PriceTable;
 import dev.compactor.chat.settings.CompactionSettings;
-import dev.compactor.chat.settings.ProviderSettings;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.settings.SummarySettings;
 import dev.compactor.chat.store.ArchivedMessage;
@@ -18,28 +18,15 @@ import dev.compactor.chat.store.ChatStore;
 import dev.compactor.chat.store.ChatUpdate;
 import dev.compactor.chat.store.ChatWork.Outcome;
 import dev.compactor.chat.store.SummaryRecord;
-import dev.compactor.core.CompactorException;
 import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.MessageId;
-import dev.compactor.core.message.Usage;
-import dev.compactor.core.model.ChatModel;
-import dev.compactor.core.model.ChatRequest;
-import dev.compactor.core.model.ChatResponse;
-import dev.compactor.core.model.ContextOverflowException;
-import dev.compactor.core.model.ModelApi;
-import dev.compactor.core.model.ModelException;
-import dev.compactor.core.view.ViewValidator;
-import dev.compactor.core.view.Violation;
 import dev.compactor.models.ChatModelOptions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -47,7 +34,8 @@ import java.util.function.Supplier;
  * Chat tasks: calls on chats identified by tenant and chat id, with sticky compaction settings,
  * summary and provider compaction, failsafes and the compaction report.
  *
- * <p><b>A call</b> ({@link #call}), in order, all while the store holds the chat:
+ * <p><b>A call</b> ({@link #call}), in order, all while the store holds the chat (the steps of
+ * {@link ChatTaskPipeline}):
  *
  * <ol>
  *   <li>the request's compaction settings are validated and merged into the chat's (an invalid
@@ -83,22 +71,19 @@ import java.util.function.Supplier;
  */
 public final class ChatTaskService {
   private final ChatStore store;
-  private final ChatModelFactory models;
-  private final ModelCaller caller;
-  private final ModelCatalog catalog;
-  private final PriceTable prices;
   private final Clock clock;
-  private final SummaryCompactor compactor;
+  private final SummaryStep summaryStep;
+  private final ChatTaskPipeline pipeline;
 
   private ChatTaskService(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
-    this.models =
-        b.models == null ? ChatModelFactory.standard(ChatModelOptions.defaults()) : b.models;
-    this.caller = b.caller;
-    this.catalog = b.catalog;
-    this.prices = b.prices;
+    ModelResolver models =
+        new ModelResolver(
+            b.models == null ? ChatModelFactory.standard(ChatModelOptions.defaults()) : b.models);
     this.clock = b.clock;
-    this.compactor = new SummaryCompactor(prices, b.ids);
+    this.summaryStep = new SummaryStep(new SummaryCompactor(b.prices, b.ids), models);
+    this.pipeline =
+        new ChatTaskPipeline(b.catalog, b.clock, models, b.caller, b.prices, summaryStep);
   }
 
   /** A builder for a service over {@code store}. */
@@ -122,350 +107,11 @@ public final class ChatTaskService {
   public ChatTaskResult call(ChatKey key, ChatTaskRequest request) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(request, "request");
-    return store.update(key, chat -> perform(key, request, chat));
-  }
-
-  private Outcome<ChatTaskResult> perform(ChatKey key, ChatTaskRequest req, ChatSnapshot chat) {
-    Instant now = clock.instant();
-    ChatRecord rec = chat.exists() ? chat.record() : ChatRecord.fresh(key, now);
-    StickySettings sticky = storedSettings(rec).merge(req.compaction(), catalog);
-    CompactionSettings settings = sticky.effective();
-    boolean replace = req.messageOperation() == MessageOperation.SET;
-    List<Message> history = chat.messages();
-    List<Message> incoming = stamp(req.messages(), now);
-    checkIds(replace ? List.of() : history, incoming);
-
-    // Failsafes come first: before compaction, before any model call.
-    int countWithCall = (replace ? 0 : history.size()) + incoming.size();
-    if (req.stopOnHighMessages() != null && countWithCall > req.stopOnHighMessages()) {
-      throw new ChatTaskException(
-          Code.FAILSAFE_MESSAGES,
-          "stop_on_high_messages: chat "
-              + key
-              + " would hold "
-              + countWithCall
-              + " messages, more than the limit of "
-              + req.stopOnHighMessages()
-              + "; nothing was stored (raise the limit, summarize the chat, or replace its"
-              + " history with message_operation \"set\")");
-    }
-    String model = req.model() != null ? req.model() : rec.model();
-    ChatModel chatModel = null;
-    if (req.submitToModel()) {
-      if (rec.interactions() >= req.stopOnHighInteractions()) {
-        throw new ChatTaskException(
-            Code.FAILSAFE_INTERACTIONS,
-            "stop_on_high_interactions: chat "
-                + key
-                + " has made "
-                + rec.interactions()
-                + " model calls, the limit is "
-                + req.stopOnHighInteractions()
-                + "; nothing was stored (this counter is never reset)");
-      }
-      if (model == null) {
-        throw new ChatTaskException(
-            Code.INVALID_REQUEST,
-            "model is required: chat " + key + " has no model yet (e.g. \"openai/gpt-5-mini\")");
-      }
-      if (countWithCall == 0) {
-        throw new ChatTaskException(
-            Code.INVALID_REQUEST, "nothing to submit: chat " + key + " has no messages");
-      }
-      chatModel = createModel(model, "model");
-      // Refuse a history the model would reject before anything is spent on it (a summary call).
-      List<Message> toSend = new ArrayList<>(replace ? List.of() : history);
-      toSend.addAll(incoming);
-      checkInvariants(key, toSend);
-    }
-
-    // Summary compaction, on the existing history, before the call's messages are added.
-    List<Message> base = replace ? List.of() : history;
-    List<ArchivedMessage> archived = new ArrayList<>();
-    List<SummaryRecord> summaries = new ArrayList<>();
-    SummaryReport summaryReport = null;
-    CallUsage summaryUsage = null;
-    Long lastPrompt = rec.lastPromptTokens();
-    Long lastCompletion = rec.lastCompletionTokens();
-    if (settings.summary() != null) {
-      SummarySettings s = settings.summary();
-      String reason = summaryReason(s, req, incoming, replace, history.size(), rec);
-      Optional<SummaryCompactor.Selection> selection =
-          reason == null
-              ? SummaryCompactor.select(history, s.messageSelection())
-              : Optional.empty();
-      if (reason == null && selection.isEmpty()) {
-        reason = Reasons.NOT_ENOUGH_MESSAGES;
-      }
-      if (reason != null) {
-        summaryReport = SummaryReport.notActivated(s.enabled(), reason);
-      } else {
-        SummaryCompactor.Summary summary = summarize(history, selection.get(), s, model, settings);
-        base = summary.history();
-        for (Message m : summary.covered()) {
-          archived.add(
-              new ArchivedMessage(m, ArchivedMessage.Reason.SUMMARIZED, summary.uuid(), now));
-        }
-        summaries.add(record(key, summary, history.size(), SummaryRecord.Trigger.AUTO, now));
-        summaryReport =
-            SummaryReport.activated(history.size(), summary.history().size(), summary.uuid());
-        summaryUsage = summary.usage();
-      }
-    }
-    if (replace) {
-      for (Message m : history) {
-        archived.add(new ArchivedMessage(m, ArchivedMessage.Reason.REPLACED, null, now));
-      }
-      lastPrompt = null;
-      lastCompletion = null;
-    }
-    List<Message> newHistory = new ArrayList<>(base);
-    newHistory.addAll(incoming);
-
-    // The model call, with provider compaction when it applies.
-    ProviderReport providerReport = null;
-    ProviderSettings p = settings.provider();
-    Message reply = null;
-    CallUsage usage = null;
-    Integer overflowRetries = null;
-    long interactions = rec.interactions();
-    String api = null;
-    if (!req.submitToModel()) {
-      if (p != null) {
-        providerReport =
-            ProviderReport.notCompacted(
-                p.enabled(), p.enabled() ? Reasons.NOT_SUBMITTED : Reasons.DISABLED);
-      }
-    } else {
-      api = chatModel.api().wireName();
-      ChatRequest.Builder rb =
-          ChatRequest.builder()
-              .messages(newHistory)
-              .tools(req.tools())
-              .maxOutputTokens(req.maxOutputTokens())
-              .temperature(req.temperature());
-      boolean providerAsked = false;
-      if (p != null) {
-        if (!p.enabled()) {
-          providerReport = ProviderReport.notCompacted(false, Reasons.DISABLED);
-        } else if (chatModel.api() != ModelApi.RESPONSES) {
-          providerReport = ProviderReport.notCompacted(true, Reasons.NOT_RESPONSES_API);
-        } else {
-          rb.compactThreshold(p.thresholdFor(catalog.lookup(model).contextWindow()));
-          providerAsked = true;
-        }
-      }
-      ModelCaller.ModelCallResult result = callModel(key, model, chatModel, rb, newHistory.size());
-      ChatResponse response = result.response();
-      if (providerAsked) {
-        providerReport =
-            response.compaction().compacted()
-                ? ProviderReport.didCompact()
-                : ProviderReport.notCompacted(true, Reasons.PROVIDER_DID_NOT_COMPACT);
-      }
-      reply = response.message();
-      if (reply.timestamp() == null) {
-        reply = reply.toBuilder().timestamp(clock.instant()).build();
-      }
-      if (newHistory.stream().anyMatch(m -> m.id().equals(response.message().id()))) {
-        reply = reply.withId(MessageId.random());
-      }
-      newHistory.add(reply);
-      Usage u = response.usage();
-      usage =
-          new CallUsage(
-              model,
-              u == null ? new Usage(0, 0, 0, 0, 0) : u,
-              u == null ? null : prices.cost(model, u).orElse(null));
-      lastPrompt = u == null ? null : u.totalInput();
-      lastCompletion = u == null ? null : u.output();
-      interactions++;
-      overflowRetries = result.overflowRetries();
-    }
-
-    ChatRecord updated =
-        new ChatRecord(
-            key,
-            sticky.isEmpty() ? null : sticky.toJson(),
-            model,
-            interactions,
-            lastPrompt,
-            lastCompletion,
-            rec.version(),
-            rec.createdAt(),
-            now);
-    CompactionReport report =
-        settings.exists() ? new CompactionReport(summaryReport, providerReport) : null;
-    ChatDetails details =
-        new ChatDetails(
-            api, model, newHistory.size(), interactions, report, summaryUsage, overflowRetries);
-    return Outcome.of(
-        new ChatUpdate(updated, newHistory, archived, summaries),
-        new ChatTaskResult(key, reply, usage, details));
-  }
-
-  private static String summaryReason(
-      SummarySettings s,
-      ChatTaskRequest req,
-      List<Message> incoming,
-      boolean replace,
-      int historySize,
-      ChatRecord rec) {
-    if (!s.enabled()) {
-      return Reasons.DISABLED;
-    }
-    if (!req.submitToModel()) {
-      return Reasons.NOT_SUBMITTED;
-    }
-    if (incoming.stream().anyMatch(Message::isToolResult)) {
-      return Reasons.TOOL_RESULT;
-    }
-    if (replace) {
-      return Reasons.HISTORY_REPLACED;
-    }
-    if (!SummaryCompactor.thresholdReached(s.activation(), historySize, rec.lastContextTokens())) {
-      return Reasons.BELOW_THRESHOLD;
-    }
-    return null;
-  }
-
-  private SummaryCompactor.Summary summarize(
-      List<Message> history,
-      SummaryCompactor.Selection selection,
-      SummarySettings s,
-      String chatModel,
-      CompactionSettings settings) {
-    String name = s.summarization().model() != null ? s.summarization().model() : chatModel;
-    try {
-      ChatModel model = createModel(name, "compaction.summary.summarization.model");
-      return compactor.summarize(history, selection, s, model, name);
-    } catch (ChatTaskException e) {
-      SummaryReport failed = SummaryReport.notActivated(true, Reasons.SUMMARIZE_FAILED);
-      ProviderReport provider =
-          settings.provider() == null ? null : ProviderReport.notCompacted(false, Reasons.DISABLED);
-      throw new ChatTaskException(
-          Code.SUMMARIZE_FAILED,
-          e.getMessage() + "; the chat is unchanged",
-          new CompactionReport(failed, provider),
-          e);
-    }
-  }
-
-  private ModelCaller.ModelCallResult callModel(
-      ChatKey key, String model, ChatModel chatModel, ChatRequest.Builder request, int messages) {
-    ChatRequest built;
-    try {
-      built = request.build();
-    } catch (IllegalArgumentException e) {
-      throw new ChatTaskException(Code.INVALID_REQUEST, e.getMessage(), e);
-    }
-    try {
-      return caller.call(chatModel, built);
-    } catch (ContextOverflowException e) {
-      String counts =
-          (e.promptTokens().isPresent()
-                  ? " (prompt " + e.promptTokens().getAsLong() + " tokens"
-                  : "")
-              + (e.contextWindow().isPresent()
-                  ? (e.promptTokens().isPresent() ? ", " : " (")
-                      + "window "
-                      + e.contextWindow().getAsLong()
-                      + ")"
-                  : e.promptTokens().isPresent() ? ")" : "");
-      throw new ChatTaskException(
-          Code.CONTEXT_OVERFLOW,
-          "the "
-              + messages
-              + " messages of chat "
-              + key
-              + " do not fit the context window of "
-              + model
-              + counts
-              + "; nothing was stored (enable summary compaction, or replace the history)",
-          e);
-    } catch (ModelException e) {
-      throw new ChatTaskException(
-          Code.MODEL_ERROR,
-          "model call to " + model + " failed: " + e.getMessage() + "; nothing was stored",
-          e);
-    } catch (IllegalArgumentException e) {
-      throw new ChatTaskException(
-          Code.INVALID_REQUEST,
-          "model " + model + " cannot take this request: " + e.getMessage(),
-          e);
-    }
-  }
-
-  private ChatModel createModel(String name, String field) {
-    try {
-      return models.create(name);
-    } catch (ChatTaskException e) {
-      throw e;
-    } catch (CompactorException | IllegalArgumentException e) {
-      throw new ChatTaskException(
-          Code.INVALID_REQUEST, field + " \"" + name + "\": " + e.getMessage(), e);
-    }
-  }
-
-  private static void checkInvariants(ChatKey key, List<Message> history) {
-    for (Violation v : new ViewValidator().validate(history)) {
-      if (v.kind() == Violation.Kind.TIMESTAMP_ORDER) {
-        continue;
-      }
-      throw new ChatTaskException(
-          Code.INVALID_REQUEST,
-          "chat "
-              + key
-              + " cannot be sent to the model: "
-              + v.detail()
-              + " (send tool results with submit_to_model false before submitting)");
-    }
-  }
-
-  private List<Message> stamp(List<Message> messages, Instant now) {
-    List<Message> out = new ArrayList<>(messages.size());
-    for (Message m : messages) {
-      out.add(m.timestamp() == null ? m.toBuilder().timestamp(now).build() : m);
-    }
-    return out;
-  }
-
-  private static void checkIds(List<Message> history, List<Message> incoming) {
-    Set<String> ids = new HashSet<>();
-    for (Message m : history) {
-      ids.add(m.id().value());
-    }
-    for (Message m : incoming) {
-      if (!ids.add(m.id().value())) {
-        throw new ChatTaskException(
-            Code.INVALID_REQUEST, "message id \"" + m.id() + "\" is already in the chat");
-      }
-    }
+    return store.update(key, chat -> pipeline.run(key, request, chat));
   }
 
   private static StickySettings storedSettings(ChatRecord rec) {
     return StickySettings.fromJson(rec.settings());
-  }
-
-  private static SummaryRecord record(
-      ChatKey key,
-      SummaryCompactor.Summary s,
-      int before,
-      SummaryRecord.Trigger trigger,
-      Instant now) {
-    return new SummaryRecord(
-        s.uuid(),
-        key,
-        now,
-        trigger,
-        s.usage().model(),
-        s.covered().stream().map(m -> m.id().value()).toList(),
-        before,
-        s.history().size(),
-        s.summaryMessage().id().value(),
-        s.summaryText(),
-        s.usage().usage(),
-        s.usage().costUsd());
   }
 
   // ------------------------------------------------------------------ on demand
@@ -516,14 +162,12 @@ public final class ChatTaskService {
                     + " has no model and its settings name no compaction.summary.summarization.model");
           }
           SummaryCompactor.Summary summary =
-              summarize(history, selection.get(), s, model, settings);
+              summaryStep.summarize(history, selection.get(), s, model, settings);
           List<ArchivedMessage> archived = new ArrayList<>();
-          for (Message m : summary.covered()) {
-            archived.add(
-                new ArchivedMessage(m, ArchivedMessage.Reason.SUMMARIZED, summary.uuid(), now));
-          }
+          SummaryStep.archive(summary, now, archived);
           SummaryRecord record =
-              record(key, summary, history.size(), SummaryRecord.Trigger.ON_DEMAND, now);
+              SummaryStep.record(
+                  key, summary, history.size(), SummaryRecord.Trigger.ON_DEMAND, now);
           ChatRecord updated =
               new ChatRecord(
                   key,

@@ -3,6 +3,7 @@ package dev.compactor.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.compactor.chat.base.ChatKey;
 import org.junit.jupiter.api.Test;
 
 class ChatKeyTest {

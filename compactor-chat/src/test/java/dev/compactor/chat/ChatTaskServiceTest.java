@@ -3,12 +3,13 @@ package dev.compactor.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.chat.ChatTaskException.Code;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.store.ArchivedMessage;
 import dev.compactor.chat.testing.ChatTaskFixture;
 import dev.compactor.chat.testing.ModelServer;
-import dev.compactor.chat.testing.ModelServer.Reply;
 import dev.compactor.core.message.Role;
+import dev.compactor.testkit.model.Reply;
 import org.junit.jupiter.api.Test;
 
 /** Chat task calls end to end: SQLite store, HTTP to a local model server. */
@@ -65,7 +66,7 @@ class ChatTaskServiceTest extends ChatTaskFixture {
     JsonNode r = callJson("{\"messages\": [{\"role\": \"user\", \"content\": \"2\"}]}");
 
     assertThat(r.at("/_gpt_chat_details/model").asText()).isEqualTo("openai/gpt-5-mini");
-    assertThat(server.lastChatCall().body().get("model").asText()).isEqualTo("gpt-5-mini");
+    assertThat(server.lastChatCall().json().get("model").asText()).isEqualTo("gpt-5-mini");
   }
 
   @Test
@@ -109,7 +110,7 @@ class ChatTaskServiceTest extends ChatTaskFixture {
     server.handler(
         c ->
             c.lastUserText().equals("weather?") && c.texts().size() == 1
-                ? Reply.text("").toolCall("call_1", "get_weather", "{\"city\":\"Oslo\"}")
+                ? Reply.toolCall("call_1", "get_weather", "{\"city\":\"Oslo\"}")
                 : Reply.text("It is sunny."));
     JsonNode first =
         callJson(
@@ -120,7 +121,7 @@ class ChatTaskServiceTest extends ChatTaskFixture {
              "messages": [{"role": "user", "content": "weather?"}]}
             """);
     assertThat(first.at("/message/tool_calls/0/function/name").asText()).isEqualTo("get_weather");
-    assertThat(server.lastChatCall().body().at("/tools/0/name").asText()).isEqualTo("get_weather");
+    assertThat(server.lastChatCall().json().at("/tools/0/name").asText()).isEqualTo("get_weather");
 
     call(
         """
@@ -139,7 +140,7 @@ class ChatTaskServiceTest extends ChatTaskFixture {
 
   @Test
   void submittingAnUnansweredToolCall_failsClearly_andStoresNothing() {
-    server.handler(c -> Reply.text("").toolCall("call_9", "lookup", "{}"));
+    server.handler(c -> Reply.toolCall("call_9", "lookup", "{}"));
     call(
         "{\"model\": \"openai/gpt-5-mini\", \"messages\": [{\"role\": \"user\", \"content\": \"go\"}]}");
 
@@ -149,6 +150,54 @@ class ChatTaskServiceTest extends ChatTaskFixture {
 
     assertThat(e.getMessage()).contains("call_9");
     assertThat(history()).hasSize(2);
+  }
+
+  @Test
+  void submittingAHistoryThatEndsInAnAssistantToolCall_isRefusedBeforeTheModelIsCalled() {
+    call(
+        """
+        {"submit_to_model": false, "messages": [{"role": "user", "content": "go"},
+          {"role": "assistant", "content": "",
+           "tool_calls": [{"id": "call_7", "type": "function",
+                           "function": {"name": "lookup", "arguments": "{}"}}]}]}
+        """);
+
+    ChatTaskException e = callFails("{\"model\": \"openai/gpt-5-mini\"}", Code.INVALID_REQUEST);
+
+    assertThat(e.getMessage()).contains("last message", "call_7", "without results");
+    assertThat(server.calls()).isEmpty();
+    assertThat(history()).hasSize(2);
+    assertThat(chat().record().interactions()).isZero();
+  }
+
+  @Test
+  void anAssistantMessageAfterAnUnansweredCall_isRefused_evenWithoutSubmitting() {
+    call(
+        """
+        {"submit_to_model": false, "messages": [{"role": "user", "content": "go"},
+          {"role": "assistant", "content": "",
+           "tool_calls": [{"id": "call_8", "type": "function",
+                           "function": {"name": "lookup", "arguments": "{}"}}]}]}
+        """);
+
+    ChatTaskException e =
+        callFails(
+            """
+            {"submit_to_model": false,
+             "messages": [{"role": "assistant", "content": "never mind"}]}
+            """,
+            Code.INVALID_REQUEST);
+
+    assertThat(e.getMessage()).contains("call_8", "unanswered");
+    assertThat(history()).hasSize(2);
+
+    call(
+        """
+        {"submit_to_model": false,
+         "messages": [{"role": "tool", "tool_call_id": "call_8", "content": "found"},
+                      {"role": "assistant", "content": "Found it."}]}
+        """);
+    assertThat(history()).hasSize(4);
   }
 
   @Test
@@ -250,7 +299,7 @@ class ChatTaskServiceTest extends ChatTaskFixture {
         "{\"model\": \"openai/gpt-5-mini\", \"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}");
     server.handler(
         c ->
-            Reply.error(
+            Reply.raw(
                 400,
                 """
                 {"error": {"message": "Your input exceeds the context window of this model.",
@@ -283,9 +332,9 @@ class ChatTaskServiceTest extends ChatTaskFixture {
     java.util.List<Integer> sizes = new java.util.ArrayList<>();
     server.handler(
         c -> {
-          sizes.add(c.body().toString().length());
+          sizes.add(c.json().toString().length());
           if (seen[0]++ == 0) {
-            return Reply.error(
+            return Reply.raw(
                 400,
                 """
                 {"error": {"message": "Your input exceeds the context window of this model.",
@@ -311,7 +360,7 @@ class ChatTaskServiceTest extends ChatTaskFixture {
   void modelError_failsTheCall_andStoresNothing() {
     server.handler(
         c ->
-            Reply.error(
+            Reply.raw(
                 401, "{\"error\": {\"message\": \"bad key\", \"type\": \"invalid_api_key\"}}"));
 
     callFails(

@@ -2,7 +2,7 @@ package dev.compactor.cli;
 
 import dev.compactor.core.message.Message;
 import dev.compactor.core.sample.ConversationGenerator;
-import dev.compactor.log.json.MessageCodec;
+import dev.compactor.wire.json.MessageCodec;
 import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.io.Writer;

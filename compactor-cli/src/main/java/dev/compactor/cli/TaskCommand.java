@@ -1,11 +1,11 @@
 package dev.compactor.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.chat.ChatKey;
 import dev.compactor.chat.ChatModelFactory;
-import dev.compactor.chat.ChatTaskException;
 import dev.compactor.chat.ChatTaskRequest;
 import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.store.ChatStore;
 import dev.compactor.chat.store.ChatStores;

@@ -4,18 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.compactor.core.compaction.summary.SummarizeProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.log.store.StoredConversation;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -33,10 +28,7 @@ class CompactSummarizeTest {
           + "\\n\\n## Context Files\\n- `src/InvoiceService.java` — edited";
 
   @TempDir Path dir;
-  private HttpServer server;
-  private final List<String> paths = Collections.synchronizedList(new ArrayList<>());
-  private final List<String> bodies = Collections.synchronizedList(new ArrayList<>());
-  private final List<String> auth = Collections.synchronizedList(new ArrayList<>());
+  private final FakeModelServer server = FakeModelServer.start();
   private volatile int status = 200;
   private volatile String reply =
       "{\"id\":\"c\",\"model\":\"local\",\"choices\":[{\"index\":0,\"message\":{\"role\":"
@@ -46,31 +38,26 @@ class CompactSummarizeTest {
           + "\"completion_tokens\":40}}";
 
   @BeforeEach
-  void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/",
-        ex -> {
-          paths.add(ex.getRequestURI().getPath());
-          bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-          auth.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
-          byte[] b = reply.getBytes(StandardCharsets.UTF_8);
-          ex.getResponseHeaders().add("Content-Type", "application/json");
-          ex.sendResponseHeaders(status, b.length);
-          try (OutputStream o = ex.getResponseBody()) {
-            o.write(b);
-          }
-        });
-    server.start();
+  void script() {
+    server.replyWith(r -> Reply.raw(status, reply));
   }
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    assertThat(server.rejections()).as("requests a provider would refuse").isEmpty();
+    server.close();
   }
 
   private String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    return server.baseUrl();
+  }
+
+  private List<String> paths() {
+    return server.requests().stream().map(RecordedRequest::path).toList();
+  }
+
+  private List<String> auth() {
+    return server.requests().stream().map(r -> r.header("Authorization").orElse("null")).toList();
   }
 
   /** No API keys, HOME in the temp dir (no user config). */
@@ -113,9 +100,9 @@ class CompactSummarizeTest {
     JsonNode j = JSON.readTree(r.out());
     assertThat(j.get("summarizer").asText()).isEqualTo("openai/gpt-4o");
     assertThat(j.get("outcome").asText()).isEqualTo("compacted");
-    assertThat(paths).isNotEmpty().allMatch("/v1/chat/completions"::equals);
-    assertThat(auth).allMatch("null"::equals); // no key for a local server
-    JsonNode body = JSON.readTree(bodies.get(0));
+    assertThat(paths()).isNotEmpty().allMatch("/v1/chat/completions"::equals);
+    assertThat(auth()).allMatch("null"::equals); // no key for a local server
+    JsonNode body = server.requests().get(0).json();
     String system = body.get("messages").get(0).get("content").asText();
     assertThat(system)
         .contains("## Objective", "## Key Decisions", "## Current State", "## Open Items")
@@ -154,7 +141,7 @@ class CompactSummarizeTest {
 
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(JSON.readTree(r.out()).get("summarizer").asText()).isEqualTo("extractive");
-    assertThat(paths).isEmpty();
+    assertThat(paths()).isEmpty();
   }
 
   @Test
@@ -211,7 +198,7 @@ class CompactSummarizeTest {
     assertThat(JSON.readTree(r.out()).get("reason").asText())
         .startsWith("Failed to generate the summary");
     assertThat(r.out() + r.err()).doesNotContain(KEY);
-    assertThat(auth).containsOnly("Bearer " + KEY);
+    assertThat(auth()).containsOnly("Bearer " + KEY);
   }
 
   @Test
@@ -232,7 +219,7 @@ class CompactSummarizeTest {
             "--context-budget",
             "0.1");
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(paths).isEmpty();
+    assertThat(paths()).isEmpty();
 
     CliRunner bad =
         CliRunner.runWithEnv(

@@ -4,22 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
+import dev.compactor.testkit.TestPostgres;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.Reply;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,57 +21,32 @@ import org.junit.jupiter.api.io.TempDir;
 class TaskCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;
-  private HttpServer server;
-  private final List<JsonNode> requests = Collections.synchronizedList(new ArrayList<>());
+  private FakeModelServer server;
 
   /** An OpenAI-compatible Chat Completions server on 127.0.0.1 that echoes or summarizes. */
   @BeforeEach
-  void startServer() throws Exception {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/",
-        ex -> {
-          JsonNode body = JSON.readTree(ex.getRequestBody().readAllBytes());
-          requests.add(body);
-          JsonNode messages = body.get("messages");
-          String last = messages.get(messages.size() - 1).path("content").asText();
-          String text =
-              body.toString().contains("Summarize this conversation excerpt")
-                  ? "SUMMARY"
-                  : "echo: " + last;
-          String reply =
-              JSON.createObjectNode()
-                  .put("id", "c1")
-                  .put("object", "chat.completion")
-                  .put("model", body.path("model").asText())
-                  .set(
-                      "choices",
-                      JSON.readTree(
-                          "[{\"index\":0,\"finish_reason\":\"stop\",\"message\":{\"role\":"
-                              + "\"assistant\",\"content\":"
-                              + JSON.writeValueAsString(text)
-                              + "}}]"))
-                  .toString();
-          String withUsage =
-              reply.substring(0, reply.length() - 1)
-                  + ",\"usage\":{\"prompt_tokens\":50,\"completion_tokens\":5,\"total_tokens\":55}}";
-          byte[] bytes = withUsage.getBytes(StandardCharsets.UTF_8);
-          ex.getResponseHeaders().add("Content-Type", "application/json");
-          ex.sendResponseHeaders(200, bytes.length);
-          try (OutputStream os = ex.getResponseBody()) {
-            os.write(bytes);
-          }
-        });
-    server.start();
+  void startServer() {
+    server =
+        FakeModelServer.builder()
+            .replyWith(
+                r ->
+                    Reply.text(
+                            r.body().contains("Summarize this conversation excerpt")
+                                ? "SUMMARY"
+                                : "echo: "
+                                    + r.items().get(r.items().size() - 1).path("content").asText())
+                        .usage(50, 5))
+            .start();
   }
 
   @AfterEach
   void stopServer() {
-    server.stop(0);
+    assertThat(server.rejections()).as("requests a provider would refuse").isEmpty();
+    server.close();
   }
 
   private String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    return server.baseUrl();
   }
 
   private Path request(String name, String json) throws Exception {
@@ -180,7 +147,7 @@ class TaskCommandTest {
     assertThat(err.at("/error/code").asText()).isEqualTo("invalid_settings");
     assertThat(err.at("/error/message").asText()).contains("compact_threshold", "999");
     assertThat(r.err()).contains("invalid_settings");
-    assertThat(requests).isEmpty();
+    assertThat(server.requests()).isEmpty();
 
     CliRunner show = CliRunner.run("task", "show", "--chat", "c2", "--db", db);
     assertThat(show.exitCode()).isEqualTo(1);
@@ -242,8 +209,8 @@ class TaskCommandTest {
 
   @Test
   void postgresUrl_isAcceptedAsDb() throws Exception {
-    String schema = "chat_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    String db = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&currentSchema=" + schema;
+    String schema = TestPostgres.newSchema("chat_test");
+    String db = TestPostgres.server().jdbcUrl(schema);
     try {
       CliRunner r =
           call(
@@ -263,14 +230,10 @@ class TaskCommandTest {
               "--tenant",
               "acme",
               "--db",
-              "postgresql://postgres@127.0.0.1:5432/test?currentSchema=" + schema);
+              TestPostgres.server().uri(schema));
       assertThat(JSON.readTree(show.out()).get("messages")).hasSize(2);
     } finally {
-      try (Connection c =
-              DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-          Statement s = c.createStatement()) {
-        s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-      }
+      TestPostgres.dropSchema(schema);
     }
   }
 

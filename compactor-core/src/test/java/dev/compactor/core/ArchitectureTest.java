@@ -24,6 +24,7 @@ class ArchitectureTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage(
+                "dev.compactor.wire..",
                 "dev.compactor.log..",
                 "dev.compactor.models..",
                 "dev.compactor.chat..",

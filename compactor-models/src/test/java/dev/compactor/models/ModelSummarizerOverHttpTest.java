@@ -16,9 +16,10 @@ import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.InMemoryMasterLog;
-import dev.compactor.models.internal.Json;
-import dev.compactor.models.testing.StubServer;
-import dev.compactor.models.testing.StubServer.Reply;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import dev.compactor.wire.json.Json;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ class ModelSummarizerOverHttpTest {
       - `src/main/java/billing/InvoiceService.java` — refactored in step 12
       """;
 
-  private final StubServer server = StubServer.start();
+  private final FakeModelServer server = FakeModelServer.start();
   private final List<Duration> sleeps = new ArrayList<>();
 
   @AfterEach
@@ -78,7 +79,7 @@ class ModelSummarizerOverHttpTest {
 
   @Test
   void summarize_sendsTheCheckpointPrompt_andThePromptCarriesSectionsAndInstructions() {
-    server.enqueue(Reply.json(200, completion(CHECKPOINT)));
+    server.enqueue(Reply.raw(200, completion(CHECKPOINT)));
     InMemoryConversation c =
         new InMemoryConversation(new InMemoryMasterLog(OverflowRecoveryOverHttpTest.session(40)));
     ModelSummarizer summarizer = ModelSummarizer.builder(model()).build();
@@ -92,7 +93,7 @@ class ModelSummarizerOverHttpTest {
 
     assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);
     assertThat(server.requests()).hasSize(1);
-    StubServer.Recorded req = server.lastRequest();
+    RecordedRequest req = server.lastRequest();
     assertThat(req.path()).isEqualTo("/v1/chat/completions");
     JsonNode body = req.json();
     assertThat(body.get("max_completion_tokens").asInt()).isEqualTo(8192);
@@ -121,9 +122,9 @@ class ModelSummarizerOverHttpTest {
 
   @Test
   void summarize_carriesThePreviousCheckpointForward() {
-    server.enqueue(Reply.json(200, completion(CHECKPOINT)));
+    server.enqueue(Reply.raw(200, completion(CHECKPOINT)));
     server.enqueue(
-        Reply.json(200, completion(CHECKPOINT.replace("has not run yet", "ran: 2 failures"))));
+        Reply.raw(200, completion(CHECKPOINT.replace("has not run yet", "ran: 2 failures"))));
     InMemoryConversation c =
         new InMemoryConversation(new InMemoryMasterLog(OverflowRecoveryOverHttpTest.session(40)));
     ManualCompactor manual =
@@ -147,7 +148,7 @@ class ModelSummarizerOverHttpTest {
 
   @Test
   void serverError_failsTheSummary_andKeepsTheView() {
-    server.enqueue(Reply.json(400, "{\"error\":{\"message\":\"model not loaded\"}}"));
+    server.enqueue(Reply.raw(400, "{\"error\":{\"message\":\"model not loaded\"}}"));
     InMemoryConversation c =
         new InMemoryConversation(new InMemoryMasterLog(OverflowRecoveryOverHttpTest.session(40)));
     ManualCompactor manual =

@@ -26,8 +26,9 @@ import dev.compactor.core.view.View;
 import dev.compactor.core.view.ViewEntry;
 import dev.compactor.models.anthropic.AnthropicMessagesModel;
 import dev.compactor.models.openai.OpenAiChatCompletionsModel;
-import dev.compactor.models.testing.StubServer;
-import dev.compactor.models.testing.StubServer.Reply;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,7 +63,7 @@ class OverflowRecoveryOverHttpTest {
           + "\"content\":[{\"type\":\"text\",\"text\":\"done\"}],\"stop_reason\":\"end_turn\","
           + "\"usage\":{\"input_tokens\":900,\"output_tokens\":1}}";
 
-  private final StubServer server = StubServer.start();
+  private final FakeModelServer server = FakeModelServer.start();
   private final List<Duration> sleeps = new ArrayList<>();
   private final List<CompactionReport> journal = new ArrayList<>();
   private final OverflowRecovery recovery =
@@ -153,7 +154,7 @@ class OverflowRecoveryOverHttpTest {
    * Every request carries the protected messages verbatim, and its tool calls keep their results.
    */
   private void assertEveryRequestKeepsTheProtectedMessages() {
-    for (StubServer.Recorded r : server.requests()) {
+    for (RecordedRequest r : server.requests()) {
       JsonNode msgs = r.json().get("messages");
       List<String> contents = new ArrayList<>();
       Set<String> calls = new HashSet<>();
@@ -181,9 +182,9 @@ class OverflowRecoveryOverHttpTest {
   @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9})
   void llamaCpp_rejectsFirstN_recoversWithNRetries_orRestoresAfterEight(int n) {
     for (int i = 0; i < n; i++) {
-      server.enqueue(Reply.json(400, LLAMA_OVERFLOW));
+      server.enqueue(Reply.raw(400, LLAMA_OVERFLOW));
     }
-    server.enqueue(Reply.json(200, CC_OK));
+    server.enqueue(Reply.raw(200, CC_OK));
     InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog(session(400)));
     View before = c.activeView();
     int master = c.master().size();
@@ -228,7 +229,7 @@ class OverflowRecoveryOverHttpTest {
   void overflowThatNeverGoesAway_atMostEightRetries_eachSmallerOnTheWire_thenRestores() {
     for (int i = 0; i < 12; i++) {
       server.enqueue(
-          Reply.json(
+          Reply.raw(
               400,
               "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens."
                   + " However, your messages resulted in 8227 tokens.\","
@@ -252,7 +253,7 @@ class OverflowRecoveryOverHttpTest {
   @Test
   void streamFailingAfterPartialOutput_isNotRetried() {
     server.enqueue(
-        Reply.sseData(
+        Reply.rawData(
             "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Part\"},\"finish_reason\":null}]}",
             "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens. However,"
                 + " your messages resulted in 8227 tokens.\",\"code\":\"context_length_exceeded\"}}"));
@@ -286,11 +287,11 @@ class OverflowRecoveryOverHttpTest {
   @Test
   void streamOverflowBeforeAnyOutput_isRecovered() {
     server.enqueue(
-        Reply.sseData(
+        Reply.rawData(
             "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens. However,"
                 + " your messages resulted in 8227 tokens.\",\"code\":\"context_length_exceeded\"}}"));
     server.enqueue(
-        Reply.sseData(
+        Reply.rawData(
             "{\"id\":\"c2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"done\"},\"finish_reason\":\"stop\"}]}",
             "[DONE]"));
     InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog(session(30)));
@@ -305,9 +306,9 @@ class OverflowRecoveryOverHttpTest {
   @Test
   void anthropic_promptTooLong_recovers_andEveryRequestKeepsItsRoleRules() {
     for (int i = 0; i < 3; i++) {
-      server.enqueue(Reply.json(400, ANTHROPIC_OVERFLOW));
+      server.enqueue(Reply.raw(400, ANTHROPIC_OVERFLOW));
     }
-    server.enqueue(Reply.json(200, ANTHROPIC_OK));
+    server.enqueue(Reply.raw(200, ANTHROPIC_OK));
     AnthropicMessagesModel model =
         new AnthropicMessagesModel("claude-x", options(server.url(), sleeps).build());
     InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog(session(80)));
@@ -316,7 +317,7 @@ class OverflowRecoveryOverHttpTest {
 
     assertThat(r.report().retries()).isEqualTo(3);
     assertStrictlyDecreasing(bodySizes());
-    for (StubServer.Recorded req : server.requests()) {
+    for (RecordedRequest req : server.requests()) {
       JsonNode msgs = req.json().get("messages");
       assertThat(req.json().get("system").toString()).contains("You are a careful agent.");
       assertThat(msgs.get(0).get("role").asText()).isEqualTo("user");

@@ -17,8 +17,8 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.UnknownModelException;
 import dev.compactor.models.openai.OpenAiChatCompletionsModel;
 import dev.compactor.models.testing.RawServer;
-import dev.compactor.models.testing.StubServer;
-import dev.compactor.models.testing.StubServer.Reply;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.Reply;
 import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,10 +49,10 @@ class RetryAndFaultsTest {
 
   @Test
   void rateLimitStorm_honoursRetryAfter_boundedByMaxAttempts_thenThrowsRetryable() {
-    try (StubServer server = StubServer.start()) {
+    try (FakeModelServer server = FakeModelServer.start()) {
       for (int i = 0; i < 6; i++) {
         server.enqueue(
-            Reply.json(
+            Reply.raw(
                     429,
                     "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\","
                         + "\"code\":\"rate_limit_exceeded\"}}")
@@ -74,11 +74,11 @@ class RetryAndFaultsTest {
 
   @Test
   void retryAfterAsHttpDate_isMeasuredAgainstTheClock() {
-    try (StubServer server = StubServer.start()) {
+    try (FakeModelServer server = FakeModelServer.start()) {
       server.enqueue(
-          Reply.json(429, "{\"error\":{\"message\":\"slow down\"}}")
+          Reply.raw(429, "{\"error\":{\"message\":\"slow down\"}}")
               .header("Retry-After", "Sun, 01 Mar 2026 10:00:05 GMT"));
-      server.enqueue(Reply.json(200, OK));
+      server.enqueue(Reply.raw(200, OK));
       OpenAiChatCompletionsModel model =
           new OpenAiChatCompletionsModel(
               ModelProvider.OPENAI,
@@ -93,9 +93,9 @@ class RetryAndFaultsTest {
 
   @Test
   void retryAfterLongerThanTheCap_isNotWaitedFor() {
-    try (StubServer server = StubServer.start()) {
+    try (FakeModelServer server = FakeModelServer.start()) {
       server.enqueue(
-          Reply.json(429, "{\"error\":{\"message\":\"later\"}}").header("Retry-After", "3600"));
+          Reply.raw(429, "{\"error\":{\"message\":\"later\"}}").header("Retry-After", "3600"));
       assertThatThrownBy(() -> client(server.url()).chat(HI))
           .isInstanceOfSatisfying(
               RetryableModelException.class,
@@ -107,10 +107,10 @@ class RetryAndFaultsTest {
 
   @Test
   void serverErrorThenSuccess_retriesOnceWithJitteredBackoff() {
-    try (StubServer server = StubServer.start()) {
+    try (FakeModelServer server = FakeModelServer.start()) {
       server.enqueue(
-          Reply.json(500, "{\"error\":{\"message\":\"boom\",\"type\":\"server_error\"}}"));
-      server.enqueue(Reply.json(200, OK));
+          Reply.raw(500, "{\"error\":{\"message\":\"boom\",\"type\":\"server_error\"}}"));
+      server.enqueue(Reply.raw(200, OK));
       ChatResponse r = client(server.url()).chat(HI);
       assertThat(r.text()).isEqualTo("fine");
       assertThat(server.requests()).hasSize(2);
@@ -122,25 +122,25 @@ class RetryAndFaultsTest {
 
   @Test
   void nonRetryableAuthUnknownModelAndOverflow_areNeverRetried() {
-    try (StubServer server = StubServer.start()) {
+    try (FakeModelServer server = FakeModelServer.start()) {
       server.enqueue(
-          Reply.json(
+          Reply.raw(
               401,
               "{\"error\":{\"message\":\"Incorrect API key provided: "
                   + KEY
                   + "\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}"));
       server.enqueue(
-          Reply.json(
+          Reply.raw(
               404,
               "{\"error\":{\"message\":\"The model `gpt-9` does not exist\","
                   + "\"code\":\"model_not_found\"}}"));
       server.enqueue(
-          Reply.json(
+          Reply.raw(
               400,
               "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens."
                   + " However, your messages resulted in 8227 tokens.\","
                   + "\"code\":\"context_length_exceeded\"}}"));
-      server.enqueue(Reply.json(400, "{\"error\":{\"message\":\"bad temperature\"}}"));
+      server.enqueue(Reply.raw(400, "{\"error\":{\"message\":\"bad temperature\"}}"));
       OpenAiChatCompletionsModel model = client(server.url());
 
       assertThatThrownBy(() -> model.chat(HI))
@@ -292,9 +292,9 @@ class RetryAndFaultsTest {
 
   @Test
   void interruptedWhileWaiting_stopsRetrying_throwsTheFailure_andKeepsTheInterruptFlag() {
-    try (StubServer server = StubServer.start()) {
-      server.enqueue(Reply.json(503, "{\"error\":{\"message\":\"busy\"}}"));
-      server.enqueue(Reply.json(200, OK));
+    try (FakeModelServer server = FakeModelServer.start()) {
+      server.enqueue(Reply.raw(503, "{\"error\":{\"message\":\"busy\"}}"));
+      server.enqueue(Reply.raw(200, OK));
       OpenAiChatCompletionsModel model =
           new OpenAiChatCompletionsModel(
               ModelProvider.OPENAI,

@@ -2,10 +2,10 @@ package dev.compactor.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.compactor.testkit.corpus.SharedCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,11 +28,9 @@ class CorpusReplayTest {
     }
     Path root = corpus;
     List<Path> files = FILES.stream().map(root::resolve).filter(Files::isRegularFile).toList();
-    if (files.size() < FILES.size()) {
-      System.out.println(
-          "CorpusReplayTest skipped: shared corpus not found at " + root.toAbsolutePath());
-    }
-    Assumptions.assumeTrue(files.size() == FILES.size(), "shared corpus absent");
+    SharedCorpus.assumePresent(
+        files.size() == FILES.size(),
+        "CorpusReplayTest: shared corpus not found at " + root.toAbsolutePath());
     ReplayStrategies s = ReplayStrategies.global();
     List<ReplayStrategy> strategies =
         List.of(s.get("none"), s.get("mask"), s.get("trim"), s.get("summarize"), s.get("auto"));

@@ -1,7 +1,7 @@
 package dev.compactor.chat.compaction;
 
-import dev.compactor.chat.CallUsage;
-import dev.compactor.chat.ChatTaskException;
+import dev.compactor.chat.base.CallUsage;
+import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.pricing.PriceTable;
 import dev.compactor.chat.settings.SummarySettings;
 import dev.compactor.chat.settings.SummarySettings.Activation;

@@ -9,27 +9,28 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.compactor.chat.CallUsage;
 import dev.compactor.chat.ChatDetails;
-import dev.compactor.chat.ChatTaskException;
-import dev.compactor.chat.ChatTaskException.Code;
 import dev.compactor.chat.ChatTaskRequest;
 import dev.compactor.chat.ChatTaskResult;
 import dev.compactor.chat.ChatTaskService.ChatView;
 import dev.compactor.chat.ChatTaskService.SummarizeResult;
 import dev.compactor.chat.MessageOperation;
-import dev.compactor.chat.compaction.CompactionReport;
-import dev.compactor.chat.compaction.CompactionReport.ProviderReport;
-import dev.compactor.chat.compaction.CompactionReport.SummaryReport;
+import dev.compactor.chat.base.CallUsage;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
+import dev.compactor.chat.base.CompactionDetails;
+import dev.compactor.chat.base.CompactionDetails.ProviderReport;
+import dev.compactor.chat.base.CompactionDetails.SummaryReport;
 import dev.compactor.chat.compaction.SummaryCompactor;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.settings.WholeNumbers;
 import dev.compactor.chat.store.ChatRecord;
 import dev.compactor.chat.store.SummaryRecord;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.model.ToolSpec;
+import dev.compactor.wire.json.MessageFormatException;
+import dev.compactor.wire.openai.ChatCompletionsMessages;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -71,9 +72,6 @@ public final class ChatTaskJson {
           "tools",
           "max_output_tokens",
           "temperature");
-
-  private static final Set<String> MESSAGE_FIELDS =
-      Set.of("id", "role", "content", "tool_calls", "tool_call_id");
 
   // ------------------------------------------------------------------ request
 
@@ -209,104 +207,11 @@ public final class ChatTaskJson {
    * @throws ChatTaskException code {@code invalid_request} naming the field
    */
   public static Message parseMessage(JsonNode m, String where) {
-    if (m == null || !m.isObject()) {
-      throw invalid(where + " must be an object, got " + m);
-    }
-    for (Iterator<String> it = m.fieldNames(); it.hasNext(); ) {
-      String f = it.next();
-      if (!MESSAGE_FIELDS.contains(f)) {
-        throw invalid(
-            where
-                + ": unknown field \""
-                + f
-                + "\" (known: "
-                + String.join(", ", MESSAGE_FIELDS.stream().sorted().toList())
-                + ")");
-      }
-    }
-    JsonNode roleNode = m.get("role");
-    if (roleNode == null || !roleNode.isTextual()) {
-      throw invalid(where + ".role is required: system, user, assistant or tool");
-    }
-    Role role;
     try {
-      role = Role.parse(roleNode.textValue());
-    } catch (IllegalArgumentException e) {
-      throw invalid(where + ".role: " + e.getMessage());
+      return ChatCompletionsMessages.decodeStrict(m, where);
+    } catch (MessageFormatException e) {
+      throw invalid(e.getMessage());
     }
-    Message.Builder b = Message.builder(role);
-    JsonNode id = m.get("id");
-    if (id != null && !id.isNull()) {
-      if (!id.isTextual() || id.textValue().isBlank()) {
-        throw invalid(where + ".id must be a non-blank string, got " + id);
-      }
-      b.id(id.textValue());
-    }
-    JsonNode content = m.get("content");
-    if (content != null && !content.isNull()) {
-      if (!content.isTextual()) {
-        throw invalid(where + ".content must be a string or null, got " + content.getNodeType());
-      }
-      b.content(content.textValue());
-    }
-    JsonNode calls = m.get("tool_calls");
-    if (calls != null && !calls.isNull()) {
-      if (role != Role.ASSISTANT) {
-        throw invalid(where + ".tool_calls: only assistant messages carry tool calls");
-      }
-      if (!calls.isArray()) {
-        throw invalid(where + ".tool_calls must be an array");
-      }
-      List<ToolCall> out = new ArrayList<>();
-      int i = 0;
-      for (JsonNode c : calls) {
-        out.add(parseToolCall(c, where + ".tool_calls[" + i++ + "]"));
-      }
-      b.toolCalls(out);
-    }
-    JsonNode callId = m.get("tool_call_id");
-    if (callId != null && !callId.isNull()) {
-      if (role != Role.TOOL) {
-        throw invalid(where + ".tool_call_id: only tool messages answer a tool call");
-      }
-      if (!callId.isTextual() || callId.textValue().isBlank()) {
-        throw invalid(where + ".tool_call_id must be a non-blank string, got " + callId);
-      }
-      b.toolCallId(callId.textValue());
-    } else if (role == Role.TOOL) {
-      throw invalid(where + ".tool_call_id is required on a tool message");
-    }
-    return b.build();
-  }
-
-  private static ToolCall parseToolCall(JsonNode c, String where) {
-    if (!c.isObject()) {
-      throw invalid(where + " must be an object");
-    }
-    JsonNode id = c.get("id");
-    if (id == null || !id.isTextual() || id.textValue().isBlank()) {
-      throw invalid(where + ".id is required");
-    }
-    JsonNode fn = c.has("function") ? c.get("function") : c;
-    if (!fn.isObject()) {
-      throw invalid(where + ".function must be an object");
-    }
-    JsonNode name = fn.get("name");
-    if (name == null || !name.isTextual() || name.textValue().isBlank()) {
-      throw invalid(where + ": the tool name is required");
-    }
-    JsonNode args = fn.get("arguments");
-    String arguments;
-    if (args == null || args.isNull()) {
-      arguments = "{}";
-    } else if (args.isTextual()) {
-      arguments = args.textValue();
-    } else if (args.isObject()) {
-      arguments = args.toString();
-    } else {
-      throw invalid(where + ": arguments must be a JSON string or object");
-    }
-    return new ToolCall(id.textValue(), name.textValue(), arguments);
   }
 
   private static List<ToolSpec> parseTools(JsonNode tools) {
@@ -400,7 +305,7 @@ public final class ChatTaskJson {
   }
 
   /** {@code _gpt_chat_details.compaction}, exactly as the specification shows it. */
-  public static ObjectNode report(CompactionReport r) {
+  public static ObjectNode report(CompactionDetails r) {
     ObjectNode o = JSON.createObjectNode();
     if (r.summary() != null) {
       o.set("summary", summaryReport(r.summary()));

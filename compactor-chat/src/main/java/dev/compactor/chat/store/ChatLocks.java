@@ -1,6 +1,6 @@
 package dev.compactor.chat.store;
 
-import dev.compactor.chat.ChatKey;
+import dev.compactor.chat.base.ChatKey;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;

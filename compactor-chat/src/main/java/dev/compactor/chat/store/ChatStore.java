@@ -1,7 +1,7 @@
 package dev.compactor.chat.store;
 
-import dev.compactor.chat.ChatKey;
-import dev.compactor.chat.ChatTaskException;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
 import java.util.List;
 import java.util.Optional;
 

@@ -3,9 +3,10 @@ package dev.compactor.chat.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.compactor.chat.ChatKey;
+import dev.compactor.chat.base.ChatKey;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Usage;
+import dev.compactor.wire.json.Json;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -98,7 +99,7 @@ abstract class JdbcChatStore implements ChatStore {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           List<String> covered = new ArrayList<>();
-          for (JsonNode n : StoredMessages.JSON.readTree(rs.getString("covered_message_ids"))) {
+          for (JsonNode n : Json.MAPPER.readTree(rs.getString("covered_message_ids"))) {
             covered.add(n.asText());
           }
           String cost = rs.getString("cost_usd");
@@ -362,7 +363,7 @@ abstract class JdbcChatStore implements ChatStore {
       setInstant(ps, 4, s.createdAt());
       ps.setString(5, s.trigger().wireName());
       ps.setString(6, s.model());
-      ps.setString(7, StoredMessages.JSON.valueToTree(s.coveredMessageIds()).toString());
+      ps.setString(7, Json.MAPPER.valueToTree(s.coveredMessageIds()).toString());
       ps.setInt(8, s.messageCountBefore());
       ps.setInt(9, s.messageCountAfter());
       ps.setString(10, s.summaryMessageId());

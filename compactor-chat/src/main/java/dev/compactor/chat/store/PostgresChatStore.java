@@ -2,7 +2,7 @@ package dev.compactor.chat.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.compactor.chat.ChatKey;
+import dev.compactor.chat.base.ChatKey;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

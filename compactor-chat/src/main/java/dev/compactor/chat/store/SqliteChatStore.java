@@ -2,8 +2,8 @@ package dev.compactor.chat.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.compactor.chat.ChatKey;
-import dev.compactor.chat.ChatTaskException;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;

@@ -20,7 +20,7 @@ class ProviderCompactionTest extends ChatTaskFixture {
              "messages": [{"role": "user", "content": "one"}]}
             """);
 
-    JsonNode cm = server.lastChatCall().body().get("context_management");
+    JsonNode cm = server.lastChatCall().json().get("context_management");
     assertThat(cm.toString()).isEqualTo("[{\"type\":\"compaction\",\"compact_threshold\":200000}]");
     JsonNode provider = first.at("/_gpt_chat_details/compaction/provider");
     assertThat(provider.fieldNames())
@@ -44,7 +44,7 @@ class ProviderCompactionTest extends ChatTaskFixture {
     // The compaction item goes back to the provider with the reply that carried it.
     server.handler(ModelServer::defaultReply);
     call("{\"messages\": [{\"role\": \"user\", \"content\": \"three\"}]}");
-    assertThat(server.lastChatCall().body().get("input").toString())
+    assertThat(server.lastChatCall().json().get("input").toString())
         .contains("\"type\":\"compaction\"")
         .contains("gAAAA-compacted-");
   }
@@ -57,7 +57,7 @@ class ProviderCompactionTest extends ChatTaskFixture {
          "messages": [{"role": "user", "content": "one"}]}
         """);
     // gpt-5-mini has a 400,000-token window in the model catalog.
-    assertThat(server.lastChatCall().body().at("/context_management/0/compact_threshold").asInt())
+    assertThat(server.lastChatCall().json().at("/context_management/0/compact_threshold").asInt())
         .isEqualTo(320_000);
   }
 
@@ -76,7 +76,7 @@ class ProviderCompactionTest extends ChatTaskFixture {
     assertThat(r.at("/_gpt_chat_details/compaction/provider/compacted").asBoolean()).isFalse();
     assertThat(r.at("/_gpt_chat_details/compaction/provider/reason").asText())
         .isEqualTo(Reasons.NOT_RESPONSES_API);
-    assertThat(server.lastChatCall().body().has("context_management")).isFalse();
+    assertThat(server.lastChatCall().json().has("context_management")).isFalse();
   }
 
   @Test
@@ -98,10 +98,10 @@ class ProviderCompactionTest extends ChatTaskFixture {
     assertThat(disabled.at("/_gpt_chat_details/compaction/provider/enabled").asBoolean()).isFalse();
     assertThat(disabled.at("/_gpt_chat_details/compaction/provider/reason").asText())
         .isEqualTo(Reasons.DISABLED);
-    assertThat(server.lastChatCall().body().has("context_management")).isFalse();
+    assertThat(server.lastChatCall().json().has("context_management")).isFalse();
 
     callJson("{\"compaction\": {\"provider\": {\"enabled\": true}}}");
-    assertThat(server.lastChatCall().body().at("/context_management/0/compact_threshold").asInt())
+    assertThat(server.lastChatCall().json().at("/context_management/0/compact_threshold").asInt())
         .as("enabled: true alone brings the stored threshold back")
         .isEqualTo(5000);
   }
@@ -115,7 +115,7 @@ class ProviderCompactionTest extends ChatTaskFixture {
         """);
     callFails(
         "{\"submit_to_model\": false, \"compaction\": {\"summary\": {\"enabled\": true}}}",
-        dev.compactor.chat.ChatTaskException.Code.INVALID_SETTINGS);
+        dev.compactor.chat.base.ChatTaskException.Code.INVALID_SETTINGS);
 
     JsonNode r =
         callJson(

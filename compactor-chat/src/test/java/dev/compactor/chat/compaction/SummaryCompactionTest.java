@@ -3,17 +3,18 @@ package dev.compactor.chat.compaction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.chat.ChatTaskException;
-import dev.compactor.chat.ChatTaskException.Code;
 import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.store.ArchivedMessage;
 import dev.compactor.chat.store.SummaryRecord;
 import dev.compactor.chat.testing.ChatTaskFixture;
 import dev.compactor.chat.testing.ModelServer;
-import dev.compactor.chat.testing.ModelServer.Reply;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -63,10 +64,10 @@ class SummaryCompactionTest extends ChatTaskFixture {
 
     // The summary call saw the summarized messages only, before the call's new message.
     assertThat(server.summaryCalls()).hasSize(1);
-    ModelServer.Call sc = server.summaryCalls().get(0);
-    assertThat(sc.body().get("model").asText()).isEqualTo("gpt-4o-mini");
-    assertThat(sc.body().get("max_output_tokens").asInt()).isEqualTo(300);
-    String transcript = sc.body().toString();
+    RecordedRequest sc = server.summaryCalls().get(0);
+    assertThat(sc.json().get("model").asText()).isEqualTo("gpt-4o-mini");
+    assertThat(sc.json().get("max_output_tokens").asInt()).isEqualTo(300);
+    String transcript = sc.json().toString();
     assertThat(transcript)
         .contains("m0")
         .contains("m8")
@@ -197,11 +198,11 @@ class SummaryCompactionTest extends ChatTaskFixture {
         """;
     server.handler(
         c ->
-            c.isSummary()
+            ModelServer.isSummary(c)
                 ? ModelServer.defaultReply(c)
                 : "weather?".equals(c.lastUserText())
                         && c.texts().stream().noneMatch(t -> t.startsWith("function_call_output"))
-                    ? Reply.text("").toolCall("call_1", "get_weather", "{}")
+                    ? Reply.toolCall("call_1", "get_weather", "{}")
                     : Reply.text("Sunny."));
     prefill(2); // system, m0, m1
     call("{" + settings + ", \"messages\": [{\"role\": \"user\", \"content\": \"weather?\"}]}");
@@ -271,7 +272,7 @@ class SummaryCompactionTest extends ChatTaskFixture {
     // keep_last_messages 2 and the summarization model were kept while switched off.
     assertThat(on.at("/_gpt_chat_details/compaction/summary/message_count_after").asInt())
         .isEqualTo(4);
-    assertThat(server.summaryCalls().get(0).body().get("model").asText()).isEqualTo("gpt-4o-mini");
+    assertThat(server.summaryCalls().get(0).json().get("model").asText()).isEqualTo("gpt-4o-mini");
   }
 
   @Test
@@ -293,8 +294,8 @@ class SummaryCompactionTest extends ChatTaskFixture {
     prefill(11);
     server.handler(
         c ->
-            c.isSummary()
-                ? Reply.error(500, "{\"error\": {\"message\": \"summarizer down\"}}")
+            ModelServer.isSummary(c)
+                ? Reply.raw(500, "{\"error\": {\"message\": \"summarizer down\"}}")
                 : ModelServer.defaultReply(c));
     List<Message> before = history();
 
@@ -328,8 +329,8 @@ class SummaryCompactionTest extends ChatTaskFixture {
          "messages": [{"role": "user", "content": "go"}]}
         """);
 
-    assertThat(server.summaryCalls().get(0).body().get("model").asText()).isEqualTo("gpt-5-mini");
-    assertThat(server.summaryCalls().get(0).body().toString()).contains("You are helpful.");
+    assertThat(server.summaryCalls().get(0).json().get("model").asText()).isEqualTo("gpt-5-mini");
+    assertThat(server.summaryCalls().get(0).json().toString()).contains("You are helpful.");
     assertThat(history().get(0).role()).isEqualTo(Role.USER);
     assertThat(history().get(0).content()).isEqualTo("Earlier: SUMMARY of 11 messages (end)");
     assertThat(history()).hasSize(4);

@@ -3,7 +3,7 @@ package dev.compactor.chat.compaction;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.compactor.chat.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.compaction.SummaryCompactor.Selection;
 import dev.compactor.chat.pricing.PriceTable;
 import dev.compactor.chat.settings.SummarySettings;

@@ -3,12 +3,12 @@ package dev.compactor.chat.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.compactor.chat.ChatTaskException;
 import dev.compactor.chat.ChatTaskRequest;
 import dev.compactor.chat.MessageOperation;
-import dev.compactor.chat.compaction.CompactionReport;
-import dev.compactor.chat.compaction.CompactionReport.ProviderReport;
-import dev.compactor.chat.compaction.CompactionReport.SummaryReport;
+import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.base.CompactionDetails;
+import dev.compactor.chat.base.CompactionDetails.ProviderReport;
+import dev.compactor.chat.base.CompactionDetails.SummaryReport;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
 import org.junit.jupiter.api.Test;
@@ -111,7 +111,7 @@ class ChatTaskJsonTest {
   void report_writesOnlyTheFieldsTheSpecificationShows() {
     var activated =
         ChatTaskJson.report(
-            new CompactionReport(
+            new CompactionDetails(
                 SummaryReport.activated(64, 4, "uuid-1"),
                 ProviderReport.notCompacted(true, "provider did not compact")));
     assertThat(activated.toString())
@@ -122,7 +122,7 @@ class ChatTaskJsonTest {
                 + "\"reason\":\"provider did not compact\"}}");
     var summaryOnly =
         ChatTaskJson.report(
-            new CompactionReport(SummaryReport.notActivated(false, "disabled"), null));
+            new CompactionDetails(SummaryReport.notActivated(false, "disabled"), null));
     assertThat(summaryOnly.toString())
         .isEqualTo("{\"summary\":{\"enabled\":false,\"activated\":false,\"reason\":\"disabled\"}}");
   }

@@ -3,7 +3,7 @@ package dev.compactor.chat.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.compactor.chat.ChatTaskException;
+import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.settings.SummarySettings.MainSystemMessage;
 import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.message.Role;

@@ -3,11 +3,11 @@ package dev.compactor.chat.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.compactor.chat.ChatKey;
-import dev.compactor.chat.ChatTaskException;
 import dev.compactor.chat.ChatTaskRequest;
 import dev.compactor.chat.ChatTaskResult;
 import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.store.ChatWork.Outcome;
 import dev.compactor.chat.testing.FakeChatModel;
 import dev.compactor.core.message.InputFingerprint;

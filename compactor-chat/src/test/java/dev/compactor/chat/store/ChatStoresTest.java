@@ -3,7 +3,7 @@ package dev.compactor.chat.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.compactor.chat.testing.Postgres;
+import dev.compactor.testkit.TestPostgres;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,19 +24,16 @@ class ChatStoresTest {
 
   @Test
   void libpqUriAndJdbcUrl_openPostgres_inTheSchemaTheyName() {
-    String schema = Postgres.newSchema();
+    String schema = TestPostgres.newSchema("chat_test");
     try {
-      try (ChatStore s =
-          ChatStores.open("postgresql://postgres@127.0.0.1:5432/test?currentSchema=" + schema)) {
+      try (ChatStore s = ChatStores.open(TestPostgres.server().uri(schema))) {
         assertThat(((PostgresChatStore) s).schema()).isEqualTo(schema);
       }
-      try (ChatStore s =
-          ChatStores.open(
-              "jdbc:postgresql://127.0.0.1:5432/test?user=postgres&currentSchema=" + schema)) {
+      try (ChatStore s = ChatStores.open(TestPostgres.server().jdbcUrl(schema))) {
         assertThat(s.describe()).contains(schema);
       }
     } finally {
-      Postgres.drop(schema);
+      TestPostgres.dropSchema(schema);
     }
   }
 

@@ -3,11 +3,11 @@ package dev.compactor.chat.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.compactor.chat.ChatKey;
+import dev.compactor.chat.base.ChatKey;
 import dev.compactor.chat.store.ChatWork.Outcome;
-import dev.compactor.chat.testing.Postgres;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
+import dev.compactor.testkit.TestPostgres;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,21 +20,29 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The contract against the local PostgreSQL server, each test in a fresh schema. */
+/**
+ * The contract against a real PostgreSQL server ({@link TestPostgres}: the local one, or an
+ * embedded one), each test in a fresh schema.
+ */
 class PostgresChatStoreTest extends ChatStoreContract {
   private String schema;
   private PostgresChatStore store;
 
   @BeforeEach
   void open() {
-    schema = Postgres.newSchema();
-    store = Postgres.open(schema);
+    schema = TestPostgres.newSchema("chat_test");
+    store = open(schema);
   }
 
   @AfterEach
   void close() {
     store.close();
-    Postgres.drop(schema);
+    TestPostgres.dropSchema(schema);
+  }
+
+  /** A store in {@code schema} (created when missing). */
+  private static PostgresChatStore open(String schema) {
+    return PostgresChatStore.open(TestPostgres.jdbcUrl(), TestPostgres.properties(), schema);
   }
 
   @Override
@@ -45,7 +53,7 @@ class PostgresChatStoreTest extends ChatStoreContract {
   @Override
   protected ChatStore reopen() {
     store.close();
-    store = Postgres.open(schema);
+    store = open(schema);
     return store;
   }
 
@@ -57,7 +65,7 @@ class PostgresChatStoreTest extends ChatStoreContract {
 
   @Test
   void open_rejectsSchemaNamesThatAreNotPlainIdentifiers() {
-    assertThatThrownBy(() -> Postgres.open("x; DROP TABLE chats"))
+    assertThatThrownBy(() -> open("x; DROP TABLE chats"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("plain identifier");
   }
@@ -65,7 +73,7 @@ class PostgresChatStoreTest extends ChatStoreContract {
   @Test
   void twoProcesses_fiftyConcurrentUpdatesOfOneChat_queueOnTheRowLock() throws Exception {
     ChatKey k = new ChatKey("t", "across-processes");
-    try (PostgresChatStore other = Postgres.open(schema)) {
+    try (PostgresChatStore other = open(schema)) {
       ExecutorService pool = Executors.newFixedThreadPool(8);
       try {
         List<Future<?>> futures = new ArrayList<>();

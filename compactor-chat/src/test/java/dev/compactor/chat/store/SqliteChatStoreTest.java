@@ -3,8 +3,8 @@ package dev.compactor.chat.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.compactor.chat.ChatKey;
-import dev.compactor.chat.ChatTaskException;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.store.ChatWork.Outcome;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;

@@ -1,12 +1,13 @@
 package dev.compactor.chat.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.chat.ChatKey;
-import dev.compactor.chat.ChatTaskException;
 import dev.compactor.chat.ChatTaskResult;
 import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.store.ChatSnapshot;
 import dev.compactor.chat.store.SqliteChatStore;
@@ -43,10 +44,12 @@ public abstract class ChatTaskFixture {
     return b.ids(() -> "sum-" + uuids.incrementAndGet());
   }
 
+  /** Every test: the service never sent a request the provider would refuse. */
   @AfterEach
   void stopFixture() {
     store.close();
     server.close();
+    assertThat(server.fake().rejections()).as("requests a provider would refuse").isEmpty();
   }
 
   /** One call from the JSON a client would send. */

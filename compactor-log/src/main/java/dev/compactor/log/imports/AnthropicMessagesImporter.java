@@ -2,12 +2,11 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.MessageMetadata;
-import dev.compactor.core.message.Role;
-import dev.compactor.core.message.Usage;
+import dev.compactor.wire.anthropic.AnthropicContent;
+import dev.compactor.wire.anthropic.AnthropicMessages;
+import dev.compactor.wire.json.Json;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,8 +24,6 @@ import java.util.Set;
  */
 final class AnthropicMessagesImporter implements Importer {
   static final String NAME = "anthropic-messages";
-
-  private static final Set<String> MESSAGE_FIELDS = Set.of("role", "content", "usage", "model");
 
   @Override
   public String name() {
@@ -85,91 +82,9 @@ final class AnthropicMessagesImporter implements Importer {
       throw new ImportException(source.name() + ": " + problem);
     }
     List<String> notes = new ArrayList<>();
-    List<Message> out = new ArrayList<>();
-    if (root.isObject()) {
-      JsonNode system = root.get("system");
-      if (system != null && !system.isNull()) {
-        AnthropicContent.UserParts parts = new AnthropicContent.UserParts();
-        AnthropicContent.addUser(system, parts);
-        Map<String, Object> extra = new LinkedHashMap<>();
-        if (!parts.otherBlocks.isEmpty() || system.isArray()) {
-          extra.put("system", Json.plain(system));
-        }
-        out.add(
-            Message.builder(Role.SYSTEM)
-                .id("system")
-                .content(parts.text())
-                .metadata(new MessageMetadata(null, null, null, null, extra))
-                .build());
-      }
-    }
-    List<String> skipped = new ArrayList<>();
-    for (int i = 0; i < messages.size(); i++) {
-      JsonNode m = messages.get(i);
-      String role = Json.text(m, "role");
-      if (role == null) {
-        skipped.add("messages[" + i + "] has no role");
-        continue;
-      }
-      Map<String, Object> extra = Json.rest(m, MESSAGE_FIELDS);
-      if (role.equals("assistant")) {
-        AnthropicContent.AssistantParts parts = new AnthropicContent.AssistantParts();
-        AnthropicContent.addAssistant(m.get("content"), parts);
-        if (!parts.otherBlocks.isEmpty()) {
-          extra.put("content_blocks", parts.otherBlocks);
-        }
-        Usage usage = Usages.parse(m.get("usage"));
-        String model = Json.text(m, "model");
-        if (usage != null) {
-          extra.put("usage", Json.plain(m.get("usage")));
-        }
-        out.add(
-            Message.builder(Role.ASSISTANT)
-                .id("msg-" + i)
-                .content(parts.text())
-                .reasoning(parts.reasoning)
-                .toolCalls(parts.calls)
-                .metadata(
-                    new MessageMetadata(
-                        model,
-                        usage != null || model != null ? "anthropic" : null,
-                        usage,
-                        null,
-                        extra))
-                .build());
-      } else {
-        AnthropicContent.UserParts parts = new AnthropicContent.UserParts();
-        AnthropicContent.addUser(m.get("content"), parts);
-        int k = 0;
-        for (JsonNode r : parts.toolResults) {
-          List<Object> nonText = new ArrayList<>();
-          String text = AnthropicContent.toolResultText(r, nonText);
-          Map<String, Object> rextra = Json.rest(r, AnthropicContent.TOOL_RESULT_FIELDS);
-          if (!nonText.isEmpty()) {
-            rextra.put("content", nonText.get(0));
-          }
-          out.add(
-              Message.builder(Role.TOOL)
-                  .id("msg-" + i + "-result-" + k++)
-                  .toolCallId(Json.text(r, "tool_use_id"))
-                  .content(text)
-                  .metadata(new MessageMetadata(null, null, null, null, rextra))
-                  .build());
-        }
-        boolean system = role.equals("system");
-        if (!parts.texts.isEmpty() || !parts.otherBlocks.isEmpty() || parts.toolResults.isEmpty()) {
-          if (!parts.otherBlocks.isEmpty()) {
-            extra.put("content_blocks", parts.otherBlocks);
-          }
-          out.add(
-              Message.builder(system ? Role.SYSTEM : Role.USER)
-                  .id("msg-" + i)
-                  .content(parts.text())
-                  .metadata(new MessageMetadata(null, null, null, null, extra))
-                  .build());
-        }
-      }
-    }
+    AnthropicMessages.Decoded decoded = AnthropicMessages.decode(root);
+    List<Message> out = decoded.messages();
+    List<String> skipped = decoded.skipped();
     Assembly.addCapped(notes, skipped, "messages skipped");
     Map<String, Object> metadata =
         root.isObject() ? Json.rest(root, Set.of("messages", "system")) : Map.of();

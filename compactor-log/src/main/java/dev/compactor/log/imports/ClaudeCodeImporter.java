@@ -7,6 +7,9 @@ import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
+import dev.compactor.wire.anthropic.AnthropicContent;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.usage.Usages;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.time.Instant;
@@ -111,7 +114,7 @@ final class ClaudeCodeImporter implements Importer {
     for (int i = 0; i < lines.size(); i++) {
       JsonNode node;
       try {
-        node = Json.MAPPER.readTree(lines.get(i));
+        node = Json.TRANSCRIPTS.readTree(lines.get(i));
       } catch (JsonProcessingException e) {
         return Detection.reject("line " + (i + 1) + " is not JSON: " + Json.describe(e));
       }
@@ -162,7 +165,7 @@ final class ClaudeCodeImporter implements Importer {
         }
         JsonNode node;
         try {
-          node = Json.MAPPER.readTree(line);
+          node = Json.TRANSCRIPTS.readTree(line);
         } catch (JsonProcessingException e) {
           bad.add("line " + lineNo + ": " + Json.describe(e));
           continue;

@@ -7,6 +7,8 @@ import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.usage.Usages;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -74,7 +76,7 @@ final class GptmeImporter implements Importer {
     List<String> lines = source.firstLines(1);
     JsonNode first;
     try {
-      first = Json.MAPPER.readTree(lines.get(0));
+      first = Json.TRANSCRIPTS.readTree(lines.get(0));
     } catch (JsonProcessingException e) {
       return Detection.reject("the first line is not JSON: " + Json.describe(e));
     }
@@ -109,7 +111,7 @@ final class GptmeImporter implements Importer {
         }
         JsonNode node;
         try {
-          node = Json.MAPPER.readTree(line);
+          node = Json.TRANSCRIPTS.readTree(line);
         } catch (JsonProcessingException e) {
           r.bad.add("line " + lineNo + ": " + Json.describe(e));
           continue;

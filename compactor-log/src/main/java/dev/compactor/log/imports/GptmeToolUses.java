@@ -2,6 +2,7 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.wire.json.Json;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -160,7 +161,7 @@ final class GptmeToolUses {
   }
 
   static String blockArguments(List<String> args, String body) {
-    ObjectNode o = Json.MAPPER.createObjectNode();
+    ObjectNode o = Json.TRANSCRIPTS.createObjectNode();
     if (!args.isEmpty()) {
       ArrayNode a = o.putArray("args");
       args.forEach(a::add);

@@ -2,6 +2,7 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.wire.json.Json;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
@@ -227,7 +228,7 @@ public final class ImportSource {
     if (!jsonParsed) {
       jsonParsed = true;
       try (InputStream in = open()) {
-        json = Json.MAPPER.readTree(in);
+        json = Json.TRANSCRIPTS.readTree(in);
         if (json == null || json.isMissingNode()) {
           json = null;
           jsonError = "no JSON value (empty content)";

@@ -1,6 +1,7 @@
 package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.wire.json.Json;
 import java.io.IOException;
 
 /** Detection helpers for the formats that are one JSON document. */

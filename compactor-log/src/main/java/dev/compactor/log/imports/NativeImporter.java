@@ -2,8 +2,8 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
-import dev.compactor.log.json.MessageCodec;
-import dev.compactor.log.json.MessageFormatException;
+import dev.compactor.wire.json.MessageCodec;
+import dev.compactor.wire.json.MessageFormatException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
+import dev.compactor.wire.json.Json;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.MasterLog;
 import dev.compactor.core.view.View;
 import dev.compactor.core.view.ViewEntry;
-import dev.compactor.log.json.MessageCodec;
+import dev.compactor.wire.json.MessageCodec;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

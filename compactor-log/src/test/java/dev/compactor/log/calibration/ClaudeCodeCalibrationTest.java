@@ -1,7 +1,6 @@
 package dev.compactor.log.calibration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +11,7 @@ import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.tokens.Calibration;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.tokens.TokenCounters;
+import dev.compactor.testkit.corpus.SharedCorpus;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -45,9 +45,9 @@ class ClaudeCodeCalibrationTest {
   @Test
   void calibratedRatio_onClaudeCodeTranscripts_isReported() throws IOException {
     Path dir = findCorpus();
-    assumeTrue(
+    SharedCorpus.assumePresent(
         dir != null,
-        "skipped: corpus shared/corpus/claude-code not found above "
+        "ClaudeCodeCalibrationTest: corpus shared/corpus/claude-code not found above "
             + Path.of("").toAbsolutePath()
             + " (it is not part of the project)");
     List<Path> files = new ArrayList<>();
@@ -55,7 +55,8 @@ class ClaudeCodeCalibrationTest {
       ds.forEach(files::add);
     }
     files.sort(null);
-    assumeTrue(!files.isEmpty(), "skipped: no *.jsonl.gz in " + dir);
+    SharedCorpus.assumePresent(
+        !files.isEmpty(), "ClaudeCodeCalibrationTest: no *.jsonl.gz in " + dir);
 
     TokenCounter estimate = TokenCounters.estimate(BASE);
     Calibration all = new Calibration(BASE);

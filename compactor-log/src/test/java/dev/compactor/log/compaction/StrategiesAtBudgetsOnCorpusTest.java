@@ -1,7 +1,6 @@
 package dev.compactor.log.compaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
@@ -26,6 +25,7 @@ import dev.compactor.core.view.ViewValidator;
 import dev.compactor.log.imports.ImportResult;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
+import dev.compactor.testkit.corpus.SharedCorpus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,12 +102,10 @@ class StrategiesAtBudgetsOnCorpusTest {
   void everyCorpusConversation_atHalfQuarterAndTenthOfItsTokens_staysValid_andReachesWhatItCan()
       throws IOException {
     Path root = corpus();
-    if (root == null) {
-      System.out.println(
-          "SKIPPED StrategiesAtBudgetsOnCorpusTest: corpus not found at ../shared/corpus or"
-              + " ../../shared/corpus");
-    }
-    assumeTrue(root != null, "corpus not found at ../shared/corpus: skipping");
+    SharedCorpus.assumePresent(
+        root != null,
+        "StrategiesAtBudgetsOnCorpusTest: corpus not found at ../shared/corpus or"
+            + " ../../shared/corpus");
     List<Path> files;
     try (Stream<Path> s = Files.walk(root)) {
       files =

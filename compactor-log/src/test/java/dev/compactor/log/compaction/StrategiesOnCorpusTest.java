@@ -1,7 +1,6 @@
 package dev.compactor.log.compaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
@@ -18,6 +17,7 @@ import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.InMemoryMasterLog;
 import dev.compactor.core.view.ViewValidator;
 import dev.compactor.log.imports.Importers;
+import dev.compactor.testkit.corpus.SharedCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,7 +51,8 @@ class StrategiesOnCorpusTest {
   @Test
   void gptme2000_trimAndSummarize_stayValid_andReportWhatTheyReached() {
     Path file = corpus();
-    assumeTrue(file != null, "gptme-2000 corpus not found: skipping");
+    SharedCorpus.assumePresent(
+        file != null, "StrategiesOnCorpusTest: the gptme-2000 corpus file was not found");
     List<Message> messages = Importers.read(file).conversations().get(0).messages();
     run("gptme-2000", messages);
   }

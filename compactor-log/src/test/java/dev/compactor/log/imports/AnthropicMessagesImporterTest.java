@@ -135,7 +135,7 @@ class AnthropicMessagesImporterTest {
     assertThat(last.metadata().input()).isNotNull();
     assertThat(c.metadata())
         .containsEntry("model", "claude-sonnet-4-6")
-        .containsEntry("max_tokens", 1024L);
+        .containsEntry("max_tokens", 1024);
   }
 
   @Test

@@ -1,7 +1,6 @@
 package dev.compactor.log.imports;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +8,7 @@ import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.view.ViewValidator;
 import dev.compactor.core.view.Violation;
+import dev.compactor.testkit.corpus.SharedCorpus;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -49,13 +49,9 @@ class CorpusImportTest {
   @TestFactory
   Stream<DynamicTest> everyCorpusFile_importsWithoutViolations() throws IOException {
     Path root = corpus();
-    if (root == null) {
-      System.out.println(
-          "SKIPPED CorpusImportTest: corpus not found at ../shared/corpus or ../../shared/corpus");
-    }
-    assumeTrue(
+    SharedCorpus.assumePresent(
         root != null,
-        "corpus not found at ../shared/corpus or ../../shared/corpus: skipping the corpus import");
+        "CorpusImportTest: corpus not found at ../shared/corpus or ../../shared/corpus");
     List<Path> paths;
     try (Stream<Path> s = Files.walk(root)) {
       paths =

@@ -12,6 +12,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.view.ViewValidator;
+import dev.compactor.wire.usage.Usages;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -174,9 +175,9 @@ class OpenAiFormatsTest {
         .extracting(ImportedConversation::name)
         .containsExactly("task-12/trial-0", "task-12/trial-1");
     assertThat(r.conversations().get(0).metadata())
-        .containsEntry("task_id", 12L)
+        .containsEntry("task_id", 12)
         .containsEntry("reward", 1.0)
-        .containsEntry("trial", 0L)
+        .containsEntry("trial", 0)
         .containsKey("info")
         .doesNotContainKey("traj");
     assertThat(r.messageCount()).isEqualTo(3);

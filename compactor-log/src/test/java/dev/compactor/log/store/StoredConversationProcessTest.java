@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
-import dev.compactor.log.json.MessageCodec;
+import dev.compactor.wire.json.MessageCodec;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -36,6 +36,7 @@ class StoredConversationProcessTest {
         List.of(
             StoreChildMain.class,
             StoredConversation.class,
+            MessageCodec.class,
             Message.class,
             ObjectMapper.class,
             JsonParser.class,

@@ -12,7 +12,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.view.View;
 import dev.compactor.core.view.ViewEntry;
-import dev.compactor.log.json.MessageCodec;
+import dev.compactor.wire.json.MessageCodec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,13 +1,12 @@
 package dev.compactor.models.anthropic;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.model.ModelException;
 import dev.compactor.models.internal.ErrorClassifier;
-import dev.compactor.models.internal.ErrorFields;
 import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.internal.Redactor;
+import dev.compactor.wire.error.ErrorBodies;
+import dev.compactor.wire.error.ErrorFields;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
@@ -60,21 +59,6 @@ public final class AnthropicErrorMapper implements ErrorMapper {
   }
 
   static ErrorFields fields(String body) {
-    JsonNode root = Json.tryParse(body);
-    if (root == null || !root.isObject()) {
-      String text = body == null ? null : body.strip();
-      return new ErrorFields(
-          text == null || text.isEmpty() ? null : text.substring(0, Math.min(1000, text.length())),
-          null,
-          null,
-          null,
-          null);
-    }
-    JsonNode e = root.path("error").isObject() ? root.get("error") : root;
-    String type = Json.text(e, "type");
-    if (e == root && "error".equals(type)) {
-      type = null;
-    }
-    return new ErrorFields(Json.text(e, "message"), type, null, null, null);
+    return ErrorBodies.anthropic(body);
   }
 }

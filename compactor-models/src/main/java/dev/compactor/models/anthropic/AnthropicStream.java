@@ -10,12 +10,12 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.internal.ErrorClassifier;
 import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.internal.MessageAssembler;
 import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.SseEvent;
 import dev.compactor.models.internal.StreamSession;
-import dev.compactor.models.internal.Usages;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.usage.Usages;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -68,15 +68,15 @@ final class AnthropicStream implements StreamSession {
     if (node == null || !node.isObject()) {
       throw ErrorClassifier.malformed(mapper, 200, "stream event", data, partial(), null);
     }
-    String type = Json.text(node, "type");
+    String type = Json.scalar(node, "type");
     if (type == null) {
       type = event.event() == null ? "" : event.event();
     }
     switch (type) {
       case "message_start" -> {
         JsonNode msg = node.path("message");
-        id = Json.text(msg, "id");
-        reported = Json.text(msg, "model");
+        id = Json.scalar(msg, "id");
+        reported = Json.scalar(msg, "model");
         mergeUsage(msg.get("usage"));
       }
       case "content_block_start" ->
@@ -84,7 +84,7 @@ final class AnthropicStream implements StreamSession {
       case "content_block_delta" -> blockDelta(node.path("index").asInt(), node.path("delta"));
       case "content_block_stop" -> blockStop(node.path("index").asInt());
       case "message_delta" -> {
-        String sr = Json.text(node.path("delta"), "stop_reason");
+        String sr = Json.scalar(node.path("delta"), "stop_reason");
         if (sr != null) {
           stopReason = sr;
         }
@@ -107,42 +107,42 @@ final class AnthropicStream implements StreamSession {
   }
 
   private void blockStart(int index, JsonNode block) {
-    String type = Json.text(block, "type");
+    String type = Json.scalar(block, "type");
     if (type == null) {
       return;
     }
     switch (type) {
       case "text" -> {
-        String t = Json.text(block, "text");
+        String t = Json.scalar(block, "text");
         if (t != null && !t.isEmpty()) {
           text(t);
         }
       }
       case "thinking" -> {
         MessageAssembler.ReasoningPart p = assembler.reasoning(index, "thinking");
-        String t = Json.text(block, "thinking");
+        String t = Json.scalar(block, "thinking");
         if (t != null && !t.isEmpty()) {
           p.append(t);
           delivered = true;
           listener.onReasoning(t);
         }
-        String sig = Json.text(block, "signature");
+        String sig = Json.scalar(block, "signature");
         if (sig != null && !sig.isEmpty()) {
           p.signature(sig);
         }
       }
       case "redacted_thinking" -> {
-        assembler.reasoning(index, "redacted_thinking").append(Json.text(block, "data"));
+        assembler.reasoning(index, "redacted_thinking").append(Json.scalar(block, "data"));
         delivered = true;
       }
       case "tool_use" -> {
         int call = callByBlock.computeIfAbsent(index, k -> callByBlock.size());
         MessageAssembler.CallPart p = assembler.call(call);
-        p.id(Json.text(block, "id"));
-        p.name(Json.text(block, "name"));
+        p.id(Json.scalar(block, "id"));
+        p.name(Json.scalar(block, "name"));
         delivered = true;
         listener.onToolCall(
-            new ToolCallDelta(call, Json.text(block, "id"), Json.text(block, "name"), ""));
+            new ToolCallDelta(call, Json.scalar(block, "id"), Json.scalar(block, "name"), ""));
       }
       case "compaction" -> {
         compactionByBlock.put(index, ((ObjectNode) block).deepCopy());
@@ -155,14 +155,14 @@ final class AnthropicStream implements StreamSession {
   }
 
   private void blockDelta(int index, JsonNode delta) {
-    String type = Json.text(delta, "type");
+    String type = Json.scalar(delta, "type");
     if (type == null) {
       return;
     }
     switch (type) {
-      case "text_delta" -> text(Json.text(delta, "text"));
+      case "text_delta" -> text(Json.scalar(delta, "text"));
       case "thinking_delta" -> {
-        String t = Json.text(delta, "thinking");
+        String t = Json.scalar(delta, "thinking");
         if (t != null) {
           assembler.reasoning(index, "thinking").append(t);
           delivered = true;
@@ -170,10 +170,10 @@ final class AnthropicStream implements StreamSession {
         }
       }
       case "signature_delta" ->
-          assembler.reasoning(index, "thinking").appendSignature(Json.text(delta, "signature"));
+          assembler.reasoning(index, "thinking").appendSignature(Json.scalar(delta, "signature"));
       case "input_json_delta" -> {
         Integer call = callByBlock.get(index);
-        String part = Json.text(delta, "partial_json");
+        String part = Json.scalar(delta, "partial_json");
         if (call != null && part != null) {
           assembler.call(call).appendArguments(part);
           delivered = true;

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.ReasoningBlock;
-import dev.compactor.core.message.Role;
-import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.model.AnthropicContextManagement;
 import dev.compactor.core.model.AnthropicContextManagement.ClearThinking;
@@ -21,144 +18,25 @@ import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.ToolSpec;
 import dev.compactor.models.internal.ErrorClassifier;
 import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.internal.MessageAssembler;
 import dev.compactor.models.internal.Requests;
-import dev.compactor.models.internal.Usages;
+import dev.compactor.wire.anthropic.AnthropicMessages;
+import dev.compactor.wire.anthropic.AnthropicMessages.Conversation;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.usage.Usages;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** The Anthropic Messages wire format: request bodies and response parsing. */
 final class AnthropicWire {
   private AnthropicWire() {}
 
-  static final String PROVIDER = "anthropic";
+  static final String PROVIDER = AnthropicMessages.PROVIDER;
 
   static final String LEADING_USER_TEXT = AnthropicMessagesModel.LEADING_USER_TEXT;
 
-  /** One turn being built: a role and its content blocks. */
-  private record Turn(String role, List<ObjectNode> blocks) {}
-
-  /** The {@code system} text (null when none) and the {@code messages} array. */
-  record Conversation(String system, ArrayNode messages) {}
-
   static Conversation conversation(List<Message> messages) {
-    StringBuilder system = new StringBuilder();
-    List<Turn> turns = new ArrayList<>();
-    for (Message m : Requests.sendable(messages)) {
-      if (m.role() == Role.SYSTEM) {
-        if (!m.content().isEmpty()) {
-          if (system.length() > 0) {
-            system.append("\n\n");
-          }
-          system.append(m.content());
-        }
-        continue;
-      }
-      List<ObjectNode> blocks = blocks(m);
-      if (blocks.isEmpty()) {
-        continue;
-      }
-      String role = m.role() == Role.ASSISTANT ? "assistant" : "user";
-      if (!turns.isEmpty() && turns.get(turns.size() - 1).role().equals(role)) {
-        turns.get(turns.size() - 1).blocks().addAll(blocks);
-      } else {
-        turns.add(new Turn(role, new ArrayList<>(blocks)));
-      }
-    }
-    if (turns.isEmpty() || !turns.get(0).role().equals("user")) {
-      turns.add(0, new Turn("user", new ArrayList<>(List.of(text(LEADING_USER_TEXT)))));
-    }
-    ArrayNode out = Json.NODES.arrayNode();
-    for (Turn t : turns) {
-      ObjectNode o = out.addObject().put("role", t.role());
-      ArrayNode content = o.putArray("content");
-      if (t.role().equals("user")) {
-        // tool results must open the user turn that answers the calls
-        t.blocks().stream()
-            .filter(b -> "tool_result".equals(b.path("type").asText()))
-            .forEach(content::add);
-        t.blocks().stream()
-            .filter(b -> !"tool_result".equals(b.path("type").asText()))
-            .forEach(content::add);
-      } else {
-        t.blocks().forEach(content::add);
-      }
-    }
-    return new Conversation(system.length() == 0 ? null : system.toString(), out);
-  }
-
-  private static List<ObjectNode> blocks(Message m) {
-    List<ObjectNode> blocks = new ArrayList<>();
-    switch (m.role()) {
-      case USER -> {
-        if (!m.content().isEmpty()) {
-          blocks.add(text(m.content()));
-        }
-      }
-      case TOOL -> {
-        if (m.toolCallId() == null) {
-          throw new IllegalArgumentException(
-              "message " + m.id() + ": a tool result needs the toolCallId of its call");
-        }
-        ObjectNode b = Json.object().put("type", "tool_result").put("tool_use_id", m.toolCallId());
-        if (!m.content().isEmpty()) {
-          b.put("content", m.content());
-        }
-        blocks.add(b);
-      }
-      case ASSISTANT -> {
-        for (CompactionItem c : ProviderCompaction.itemsOf(m)) {
-          if (PROVIDER.equals(c.provider())) {
-            blocks.add((ObjectNode) Json.tree(c.raw()));
-          }
-        }
-        for (ReasoningBlock r : m.reasoning()) {
-          if (r.type().equals("thinking") && r.signature() != null) {
-            blocks.add(
-                Json.object()
-                    .put("type", "thinking")
-                    .put("thinking", r.text())
-                    .put("signature", r.signature()));
-          } else if (r.type().equals("redacted_thinking")) {
-            blocks.add(Json.object().put("type", "redacted_thinking").put("data", r.text()));
-          }
-        }
-        if (!m.content().isEmpty()) {
-          blocks.add(text(m.content()));
-        }
-        for (ToolCall c : m.toolCalls()) {
-          ObjectNode b =
-              Json.object().put("type", "tool_use").put("id", c.id()).put("name", c.name());
-          b.set("input", input(m, c));
-          blocks.add(b);
-        }
-      }
-      case SYSTEM -> throw new IllegalStateException("system messages are handled apart");
-    }
-    return blocks;
-  }
-
-  private static JsonNode input(Message m, ToolCall c) {
-    if (c.arguments().isBlank()) {
-      return Json.object();
-    }
-    JsonNode n = Json.tryParse(c.arguments());
-    if (n == null || !n.isObject()) {
-      throw new IllegalArgumentException(
-          "message "
-              + m.id()
-              + ": tool call "
-              + c.id()
-              + " has arguments that are not a JSON object, which Anthropic requires as tool_use"
-              + " input");
-    }
-    return n;
-  }
-
-  private static ObjectNode text(String s) {
-    return Json.object().put("type", "text").put("text", s);
+    return AnthropicMessages.encode(Requests.sendable(messages), LEADING_USER_TEXT);
   }
 
   static ObjectNode request(ChatRequest req, String model, int maxTokens, boolean stream) {
@@ -245,7 +123,7 @@ final class AnthropicWire {
   static ChatResponse response(
       JsonNode root, AnthropicMessagesModel client, ChatRequest req, String model) {
     ErrorMapper mapper = client.errorMapper();
-    if ("error".equals(Json.text(root, "type"))) {
+    if ("error".equals(Json.scalar(root, "type"))) {
       throw mapper.fromStreamEvent(Json.write(root), model, null);
     }
     JsonNode content = root.get("content");
@@ -257,24 +135,24 @@ final class AnthropicWire {
     int calls = 0;
     int index = 0;
     for (JsonNode block : content) {
-      String type = Json.text(block, "type");
+      String type = Json.scalar(block, "type");
       int blockIndex = index++;
       if (type == null) {
         continue;
       }
       switch (type) {
-        case "text" -> a.appendText(Json.text(block, "text"));
+        case "text" -> a.appendText(Json.scalar(block, "text"));
         case "thinking" -> {
           MessageAssembler.ReasoningPart p = a.reasoning(blockIndex, "thinking");
-          p.append(Json.text(block, "thinking"));
-          p.signature(Json.text(block, "signature"));
+          p.append(Json.scalar(block, "thinking"));
+          p.signature(Json.scalar(block, "signature"));
         }
         case "redacted_thinking" ->
-            a.reasoning(blockIndex, "redacted_thinking").append(Json.text(block, "data"));
+            a.reasoning(blockIndex, "redacted_thinking").append(Json.scalar(block, "data"));
         case "tool_use" -> {
           MessageAssembler.CallPart p = a.call(calls++);
-          p.id(Json.text(block, "id"));
-          p.name(Json.text(block, "name"));
+          p.id(Json.scalar(block, "id"));
+          p.name(Json.scalar(block, "name"));
           JsonNode in = block.get("input");
           p.arguments(in == null || in.isNull() ? "{}" : Json.write(in));
           if (p.id() == null) {
@@ -290,20 +168,18 @@ final class AnthropicWire {
     }
     return build(
         a,
-        Json.text(root, "stop_reason"),
+        Json.scalar(root, "stop_reason"),
         root.get("usage"),
         root.get("context_management"),
-        Json.text(root, "id"),
-        Json.text(root, "model"),
+        Json.scalar(root, "id"),
+        Json.scalar(root, "model"),
         client,
         req,
         model);
   }
 
   static CompactionItem compactionItem(JsonNode block) {
-    @SuppressWarnings("unchecked")
-    Map<String, Object> raw = (Map<String, Object>) Json.plain(block);
-    return new CompactionItem(PROVIDER, raw);
+    return AnthropicMessages.compactionItem(block);
   }
 
   static ChatResponse build(
@@ -331,7 +207,7 @@ final class AnthropicWire {
     JsonNode edits = cm == null ? null : cm.get("applied_edits");
     if (edits != null && edits.isArray()) {
       for (JsonNode e : edits) {
-        String type = Json.text(e, "type");
+        String type = Json.scalar(e, "type");
         if (type != null) {
           out.add(
               new AppliedEdit(

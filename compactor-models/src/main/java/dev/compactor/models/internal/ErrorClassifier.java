@@ -9,6 +9,7 @@ import dev.compactor.core.model.NonRetryableModelException;
 import dev.compactor.core.model.OverflowClassifier;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.UnknownModelException;
+import dev.compactor.wire.error.ErrorFields;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;

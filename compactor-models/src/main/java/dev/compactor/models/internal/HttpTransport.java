@@ -7,6 +7,7 @@ import dev.compactor.core.model.ModelException;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.models.RetryPolicy;
 import dev.compactor.models.Sleeper;
+import dev.compactor.wire.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;

@@ -12,6 +12,7 @@ import dev.compactor.core.model.InputFingerprints;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.ToolSpec;
 import dev.compactor.core.tokens.ContextMeter;
+import dev.compactor.wire.json.Json;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

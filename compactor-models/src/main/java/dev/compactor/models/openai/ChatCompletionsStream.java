@@ -10,12 +10,13 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.internal.ErrorClassifier;
 import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.internal.MessageAssembler;
 import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.SseEvent;
 import dev.compactor.models.internal.StreamSession;
-import dev.compactor.models.internal.Usages;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.openai.ChatCompletionsMessages;
+import dev.compactor.wire.usage.Usages;
 import java.util.List;
 
 /**
@@ -66,10 +67,10 @@ final class ChatCompletionsStream implements StreamSession {
       throw mapper.fromStreamEvent(data, model, partial());
     }
     if (id == null) {
-      id = Json.text(node, "id");
+      id = Json.scalar(node, "id");
     }
     if (reported == null) {
-      reported = Json.text(node, "model");
+      reported = Json.scalar(node, "model");
     }
     JsonNode u = node.get("usage");
     if (u != null && u.isObject()) {
@@ -80,15 +81,15 @@ final class ChatCompletionsStream implements StreamSession {
     if (choices != null && choices.isArray() && !choices.isEmpty()) {
       JsonNode choice = choices.get(0);
       JsonNode delta = choice.path("delta");
-      String text = ChatCompletionsWire.contentText(delta.get("content"));
+      String text = ChatCompletionsMessages.responseText(delta.get("content"));
       if (!text.isEmpty()) {
         assembler.appendText(text);
         delivered = true;
         listener.onText(text);
       }
-      String reasoning = ChatCompletionsWire.reasoningText(delta);
+      String reasoning = ChatCompletionsMessages.reasoningText(delta);
       if (reasoning != null) {
-        assembler.appendReasoning(ChatCompletionsWire.reasoningType(delta), reasoning);
+        assembler.appendReasoning(ChatCompletionsMessages.reasoningType(delta), reasoning);
         delivered = true;
         listener.onReasoning(reasoning);
       }
@@ -98,7 +99,7 @@ final class ChatCompletionsStream implements StreamSession {
           toolCall(c);
         }
       }
-      String f = Json.text(choice, "finish_reason");
+      String f = Json.scalar(choice, "finish_reason");
       if (f != null) {
         finish = f;
       }
@@ -107,7 +108,7 @@ final class ChatCompletionsStream implements StreamSession {
   }
 
   private void toolCall(JsonNode c) {
-    String callId = Json.text(c, "id");
+    String callId = Json.scalar(c, "id");
     int index;
     if (c.path("index").isIntegralNumber()) {
       index = c.get("index").asInt();
@@ -117,8 +118,8 @@ final class ChatCompletionsStream implements StreamSession {
       index = Math.max(0, assembler.lastCallIndex());
     }
     JsonNode fn = c.path("function");
-    String name = Json.text(fn, "name");
-    String args = ChatCompletionsWire.arguments(fn.get("arguments"));
+    String name = Json.scalar(fn, "name");
+    String args = ChatCompletionsMessages.arguments(fn.get("arguments"));
     MessageAssembler.CallPart part = assembler.call(index);
     part.id(callId);
     part.name(name);

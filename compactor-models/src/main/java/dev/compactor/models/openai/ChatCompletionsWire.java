@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
@@ -13,10 +12,11 @@ import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.ToolSpec;
 import dev.compactor.models.internal.ErrorClassifier;
 import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.internal.MessageAssembler;
 import dev.compactor.models.internal.Requests;
-import dev.compactor.models.internal.Usages;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.openai.ChatCompletionsMessages;
+import dev.compactor.wire.usage.Usages;
 import java.util.List;
 
 /** The Chat Completions wire format: request bodies and response parsing. */
@@ -28,7 +28,7 @@ final class ChatCompletionsWire {
     body.put("model", model);
     ArrayNode messages = body.putArray("messages");
     for (Message m : Requests.sendable(req.messages())) {
-      ObjectNode o = message(m);
+      ObjectNode o = ChatCompletionsMessages.encode(m);
       if (o != null) {
         messages.add(o);
       }
@@ -58,42 +58,6 @@ final class ChatCompletionsWire {
     return body;
   }
 
-  /** One message; null for an assistant message that only carries compaction items. */
-  private static ObjectNode message(Message m) {
-    ObjectNode o = Json.object();
-    switch (m.role()) {
-      case SYSTEM, USER -> o.put("role", m.role().wireName()).put("content", m.content());
-      case TOOL -> {
-        if (m.toolCallId() == null) {
-          throw new IllegalArgumentException(
-              "message " + m.id() + ": a tool result needs the toolCallId of its call");
-        }
-        o.put("role", "tool").put("tool_call_id", m.toolCallId()).put("content", m.content());
-      }
-      case ASSISTANT -> {
-        if (m.content().isEmpty()
-            && !m.hasToolCalls()
-            && !ProviderCompaction.itemsOf(m).isEmpty()) {
-          return null;
-        }
-        o.put("role", "assistant");
-        if (m.content().isEmpty() && m.hasToolCalls()) {
-          o.putNull("content");
-        } else {
-          o.put("content", m.content());
-        }
-        if (m.hasToolCalls()) {
-          ArrayNode calls = o.putArray("tool_calls");
-          for (ToolCall c : m.toolCalls()) {
-            ObjectNode call = calls.addObject().put("id", c.id()).put("type", "function");
-            call.putObject("function").put("name", c.name()).put("arguments", c.arguments());
-          }
-        }
-      }
-    }
-    return o;
-  }
-
   static ChatResponse response(
       JsonNode root, OpenAiChatCompletionsModel client, ChatRequest req, String model) {
     ErrorMapper mapper = client.errorMapper();
@@ -110,29 +74,29 @@ final class ChatCompletionsWire {
     JsonNode choice = choices.get(0);
     JsonNode msg = choice.path("message");
     MessageAssembler a = new MessageAssembler();
-    a.appendText(contentText(msg.get("content")));
-    String reasoning = reasoningText(msg);
+    a.appendText(ChatCompletionsMessages.responseText(msg.get("content")));
+    String reasoning = ChatCompletionsMessages.reasoningText(msg);
     if (reasoning != null) {
-      a.appendReasoning(reasoningType(msg), reasoning);
+      a.appendReasoning(ChatCompletionsMessages.reasoningType(msg), reasoning);
     }
     JsonNode calls = msg.get("tool_calls");
     if (calls != null && calls.isArray()) {
       int i = 0;
       for (JsonNode c : calls) {
         MessageAssembler.CallPart p = a.call(i++);
-        p.id(Json.text(c, "id"));
+        p.id(Json.scalar(c, "id"));
         JsonNode fn = c.path("function");
-        p.name(Json.text(fn, "name"));
-        p.arguments(arguments(fn.get("arguments")));
+        p.name(Json.scalar(fn, "name"));
+        p.arguments(ChatCompletionsMessages.arguments(fn.get("arguments")));
         if (p.id() == null) {
           throw ErrorClassifier.malformed(
               mapper, 200, "chat completion (tool call without id)", Json.write(root), null, null);
         }
       }
     }
-    String raw = Json.text(choice, "finish_reason");
+    String raw = Json.scalar(choice, "finish_reason");
     Usage usage = Usages.chatCompletions(root.get("usage"));
-    String reported = Json.text(root, "model");
+    String reported = Json.scalar(root, "model");
     Message message =
         Requests.finish(a.build(), client.provider(), model, reported, usage, List.of(), req);
     return new ChatResponse(
@@ -141,7 +105,7 @@ final class ChatCompletionsWire {
         finishReason(raw),
         raw,
         ProviderCompaction.NONE,
-        Json.text(root, "id"),
+        Json.scalar(root, "id"),
         reported);
   }
 
@@ -156,49 +120,5 @@ final class ChatCompletionsWire {
       case "content_filter" -> FinishReason.CONTENT_FILTER;
       default -> FinishReason.OTHER;
     };
-  }
-
-  /** Text of a content field: a string, or the text parts of an array. */
-  static String contentText(JsonNode content) {
-    if (content == null || content.isNull()) {
-      return "";
-    }
-    if (content.isTextual()) {
-      return content.asText();
-    }
-    if (content.isArray()) {
-      StringBuilder sb = new StringBuilder();
-      for (JsonNode part : content) {
-        String t = Json.text(part, "text");
-        if (t != null) {
-          sb.append(t);
-        }
-      }
-      return sb.toString();
-    }
-    return "";
-  }
-
-  /** Reasoning of OpenAI-compatible servers: {@code reasoning_content} or {@code reasoning}. */
-  static String reasoningText(JsonNode msgOrDelta) {
-    for (String f : new String[] {"reasoning_content", "reasoning"}) {
-      JsonNode v = msgOrDelta.get(f);
-      if (v != null && v.isTextual() && !v.asText().isEmpty()) {
-        return v.asText();
-      }
-    }
-    return null;
-  }
-
-  static String reasoningType(JsonNode msgOrDelta) {
-    JsonNode v = msgOrDelta.get("reasoning_content");
-    return v != null && v.isTextual() && !v.asText().isEmpty() ? "reasoning_content" : "reasoning";
-  }
-
-  static String arguments(JsonNode args) {
-    if (args == null || args.isNull()) {
-      return "";
-    }
-    return args.isTextual() ? args.asText() : Json.write(args);
   }
 }

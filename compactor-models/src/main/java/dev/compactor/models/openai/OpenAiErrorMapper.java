@@ -1,13 +1,12 @@
 package dev.compactor.models.openai;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.model.ModelException;
 import dev.compactor.models.internal.ErrorClassifier;
-import dev.compactor.models.internal.ErrorFields;
 import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.internal.Redactor;
+import dev.compactor.wire.error.ErrorBodies;
+import dev.compactor.wire.error.ErrorFields;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
@@ -69,40 +68,6 @@ public final class OpenAiErrorMapper implements ErrorMapper {
 
   /** The error fields of an OpenAI-style body or event. */
   static ErrorFields fields(String body) {
-    JsonNode root = Json.tryParse(body);
-    if (root == null || !root.isObject()) {
-      String text = body == null ? null : body.strip();
-      return new ErrorFields(
-          text == null || text.isEmpty() ? null : cut(text), null, null, null, null);
-    }
-    JsonNode e;
-    JsonNode err = root.get("error");
-    if (err != null && err.isObject()) {
-      e = err;
-    } else if (err != null && err.isTextual()) {
-      return new ErrorFields(err.asText(), null, null, null, null);
-    } else if (root.has("message")) {
-      e = root;
-    } else if (root.path("detail").isTextual()) {
-      return new ErrorFields(root.get("detail").asText(), null, null, null, null);
-    } else if (root.path("response").path("error").isObject()) {
-      e = root.get("response").get("error");
-    } else {
-      return ErrorFields.NONE;
-    }
-    String type = Json.text(e, "type");
-    if (e == root && "error".equals(type)) {
-      type = null; // the event's type, not the error's
-    }
-    return new ErrorFields(
-        Json.text(e, "message"),
-        type,
-        Json.text(e, "code"),
-        Json.longOrNull(e, "n_prompt_tokens"),
-        Json.longOrNull(e, "n_ctx"));
-  }
-
-  private static String cut(String s) {
-    return s.length() <= 1000 ? s : s.substring(0, 1000);
+    return ErrorBodies.openAi(body);
   }
 }

@@ -14,9 +14,9 @@ import dev.compactor.models.ModelProvider;
 import dev.compactor.models.internal.ClientSetup;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.internal.StreamSession;
-import dev.compactor.models.internal.Usages;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.usage.Usages;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -108,7 +108,7 @@ public final class OpenAiResponsesModel extends HttpChatModel {
     if (root.path("error").isObject()) {
       throw mapper().fromStreamEvent(Json.write(root.get("error")), model, null);
     }
-    String reported = Json.text(root, "model");
+    String reported = Json.scalar(root, "model");
     List<Message> messages =
         ResponsesWire.messages(root.get("output"), provider(), reported != null ? reported : model);
     List<CompactionItem> items = new ArrayList<>();
@@ -116,7 +116,7 @@ public final class OpenAiResponsesModel extends HttpChatModel {
       items.addAll(ProviderCompaction.itemsOf(m));
     }
     return new CompactedContext(
-        Json.text(root, "id"), messages, items, Usages.responses(root.get("usage")));
+        Json.scalar(root, "id"), messages, items, Usages.responses(root.get("usage")));
   }
 
   @Override

@@ -4,16 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
-import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.internal.ErrorClassifier;
 import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.internal.MessageAssembler;
 import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.SseEvent;
 import dev.compactor.models.internal.StreamSession;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.openai.ChatCompletionsMessages;
+import dev.compactor.wire.openai.ResponsesItems;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -58,18 +59,18 @@ final class ResponsesStream implements StreamSession {
     if (node == null || !node.isObject()) {
       throw ErrorClassifier.malformed(mapper, 200, "stream event", data, partial(), null);
     }
-    String type = Json.text(node, "type");
+    String type = Json.scalar(node, "type");
     if (type == null) {
       type = event.event() == null ? "" : event.event();
     }
     switch (type) {
       case "response.created", "response.in_progress" -> {
         if (reported == null) {
-          reported = Json.text(node.path("response"), "model");
+          reported = Json.scalar(node.path("response"), "model");
         }
       }
       case "response.output_text.delta" -> {
-        String d = Json.text(node, "delta");
+        String d = Json.scalar(node, "delta");
         if (d != null && !d.isEmpty()) {
           assembler.appendText(d);
           delivered = true;
@@ -77,7 +78,7 @@ final class ResponsesStream implements StreamSession {
         }
       }
       case "response.reasoning_summary_text.delta", "response.reasoning_text.delta" -> {
-        String d = Json.text(node, "delta");
+        String d = Json.scalar(node, "delta");
         if (d != null && !d.isEmpty()) {
           assembler.appendReasoning("reasoning", d);
           delivered = true;
@@ -86,46 +87,45 @@ final class ResponsesStream implements StreamSession {
       }
       case "response.output_item.added" -> {
         JsonNode item = node.path("item");
-        if ("function_call".equals(Json.text(item, "type"))) {
+        if ("function_call".equals(Json.scalar(item, "type"))) {
           int index = callIndex(node);
           MessageAssembler.CallPart p = assembler.call(index);
-          p.id(Json.text(item, "call_id"));
-          p.name(Json.text(item, "name"));
-          String args = ChatCompletionsWire.arguments(item.get("arguments"));
+          p.id(Json.scalar(item, "call_id"));
+          p.name(Json.scalar(item, "name"));
+          String args = ChatCompletionsMessages.arguments(item.get("arguments"));
           p.appendArguments(args);
           delivered = true;
           listener.onToolCall(
-              new ToolCallDelta(index, Json.text(item, "call_id"), Json.text(item, "name"), args));
+              new ToolCallDelta(
+                  index, Json.scalar(item, "call_id"), Json.scalar(item, "name"), args));
         }
       }
       case "response.function_call_arguments.delta" -> {
         int index = callIndex(node);
-        String d = Json.text(node, "delta");
+        String d = Json.scalar(node, "delta");
         assembler.call(index).appendArguments(d == null ? "" : d);
         delivered = true;
         listener.onToolCall(new ToolCallDelta(index, null, null, d));
       }
       case "response.function_call_arguments.done" -> {
-        String args = Json.text(node, "arguments");
+        String args = Json.scalar(node, "arguments");
         if (args != null) {
           assembler.call(callIndex(node)).arguments(args);
         }
       }
       case "response.output_item.done" -> {
         JsonNode item = node.path("item");
-        String itemType = Json.text(item, "type");
+        String itemType = Json.scalar(item, "type");
         if ("function_call".equals(itemType)) {
           MessageAssembler.CallPart p = assembler.call(callIndex(node));
-          p.id(Json.text(item, "call_id"));
-          p.name(Json.text(item, "name"));
-          String args = Json.text(item, "arguments");
+          p.id(Json.scalar(item, "call_id"));
+          p.name(Json.scalar(item, "name"));
+          String args = Json.scalar(item, "arguments");
           if (args != null) {
             p.arguments(args);
           }
         } else if ("compaction".equals(itemType)) {
-          @SuppressWarnings("unchecked")
-          Map<String, Object> raw = (Map<String, Object>) Json.plain(item);
-          assembler.addCompactionItem(new CompactionItem(ResponsesWire.PROVIDER, raw));
+          assembler.addCompactionItem(ResponsesItems.compactionItem(item));
         }
       }
       case "response.compaction.compacting" -> listener.onCompacting();

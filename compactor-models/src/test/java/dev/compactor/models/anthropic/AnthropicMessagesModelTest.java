@@ -30,10 +30,11 @@ import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.testing.Conversations;
-import dev.compactor.models.testing.StubServer;
-import dev.compactor.models.testing.StubServer.Reply;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import dev.compactor.wire.json.Json;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class AnthropicMessagesModelTest {
-  private final StubServer server = StubServer.start();
+  private final FakeModelServer server = FakeModelServer.start();
   private final List<Duration> sleeps = new ArrayList<>();
 
   @AfterEach
@@ -99,11 +100,11 @@ class AnthropicMessagesModelTest {
 
   @Test
   void chat_sendsGoldenBody_withHeadersAndBetas() {
-    server.enqueue(Reply.json(200, golden("anthropic/response-compacted.json")));
+    server.enqueue(Reply.raw(200, golden("anthropic/response-compacted.json")));
 
     client().chat(weatherRequest());
 
-    StubServer.Recorded req = server.lastRequest();
+    RecordedRequest req = server.lastRequest();
     assertThat(req.path()).isEqualTo("/v1/messages");
     assertThat(req.headers())
         .containsEntry("x-api-key", KEY)
@@ -115,7 +116,7 @@ class AnthropicMessagesModelTest {
 
   @Test
   void chat_parsesThinkingToolUsesCompactionEditsAndUsage() {
-    server.enqueue(Reply.json(200, golden("anthropic/response-compacted.json")));
+    server.enqueue(Reply.raw(200, golden("anthropic/response-compacted.json")));
 
     ChatResponse r = client().chat(weatherRequest());
 
@@ -186,7 +187,7 @@ class AnthropicMessagesModelTest {
   @Test
   void noContextManagement_meansNoBetaHeader_andExplicitMaxTokensWins() {
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             "{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"c\",\"content\":"
                 + "[{\"type\":\"text\",\"text\":\"hi\"}],\"stop_reason\":\"end_turn\","
@@ -204,13 +205,13 @@ class AnthropicMessagesModelTest {
   @Test
   void stopReasons_contextWindowExceededAndCompactionPause_areReturned() {
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             "{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
                 + "\"text\":\"trunc\"}],\"stop_reason\":\"model_context_window_exceeded\","
                 + "\"usage\":{\"input_tokens\":199990,\"output_tokens\":10}}"));
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             "{\"id\":\"m2\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":"
                 + "\"compaction\",\"content\":\"Summary.\"}],\"stop_reason\":\"compaction\","
@@ -235,7 +236,7 @@ class AnthropicMessagesModelTest {
   @Test
   void stream_assemblesEveryBlockType_andReportsUsageAndEdits() {
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_s\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5-20250929\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":2300,\"cache_creation_input_tokens\":400,\"cache_read_input_tokens\":18000,\"output_tokens\":1}}}",
                 "event: ping\ndata: {\"type\":\"ping\"}",
@@ -324,7 +325,7 @@ class AnthropicMessagesModelTest {
   @Test
   void stream_overloadedErrorAfterOutput_isRetryable_withPartial_andNotRetried() {
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\",\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}",
                 "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}",
@@ -344,10 +345,10 @@ class AnthropicMessagesModelTest {
   @Test
   void stream_overloadedBeforeOutput_isRetried_andPromptTooLongIsNot() {
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")));
-    server.enqueue(Reply.json(400, AnthropicErrorMapperTest.PROMPT_TOO_LONG));
+    server.enqueue(Reply.raw(400, AnthropicErrorMapperTest.PROMPT_TOO_LONG));
     assertThatThrownBy(
             () -> client().stream(ChatRequest.of(List.of(Message.user("q"))), StreamListener.NONE))
         .isInstanceOfSatisfying(
@@ -362,7 +363,7 @@ class AnthropicMessagesModelTest {
 
   @Test
   void exceedContextLimitOverHttp_isOverflowWithCounts() {
-    server.enqueue(Reply.json(400, AnthropicErrorMapperTest.EXCEED_CONTEXT_LIMIT));
+    server.enqueue(Reply.raw(400, AnthropicErrorMapperTest.EXCEED_CONTEXT_LIMIT));
     assertThatThrownBy(() -> client().chat(ChatRequest.of(List.of(Message.user("q")))))
         .isInstanceOfSatisfying(
             ContextOverflowException.class,

@@ -26,10 +26,11 @@ import dev.compactor.core.model.ToolSpec;
 import dev.compactor.core.tokens.ContextMeter;
 import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.models.ModelProvider;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.testing.Conversations;
-import dev.compactor.models.testing.StubServer;
-import dev.compactor.models.testing.StubServer.Reply;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import dev.compactor.wire.json.Json;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class OpenAiChatCompletionsModelTest {
-  private final StubServer server = StubServer.start();
+  private final FakeModelServer server = FakeModelServer.start();
   private final List<Duration> sleeps = new ArrayList<>();
 
   @AfterEach
@@ -63,12 +64,12 @@ class OpenAiChatCompletionsModelTest {
 
   @Test
   void chat_sendsTheGoldenBody_andParsesParallelToolCallsWithCachedUsage() {
-    server.enqueue(Reply.json(200, golden("chat-completions/response-parallel-tools.json")));
+    server.enqueue(Reply.raw(200, golden("chat-completions/response-parallel-tools.json")));
     OpenAiChatCompletionsModel model = client(ModelProvider.OPENAI, "gpt-4o");
 
     ChatResponse r = model.chat(weatherRequest());
 
-    StubServer.Recorded req = server.lastRequest();
+    RecordedRequest req = server.lastRequest();
     assertThat(req.path()).isEqualTo("/v1/chat/completions");
     assertThat(req.headers()).containsEntry("authorization", "Bearer " + KEY);
     assertThat(req.headers().get("content-type")).isEqualTo("application/json");
@@ -95,7 +96,7 @@ class OpenAiChatCompletionsModelTest {
   @Test
   void reply_isStampedWithTheInputFingerprint_soItAnchorsTheContextMeter() {
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             """
             {"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant",
@@ -116,7 +117,7 @@ class OpenAiChatCompletionsModelTest {
   @Test
   void stream_deliversTextAndParallelToolCallDeltas_thenUsage() {
     server.enqueue(
-        Reply.sseData(
+        Reply.rawData(
             "{\"id\":\"c1\",\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Check\"},\"finish_reason\":null}]}",
             "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ing.\"},\"finish_reason\":null}]}",
             "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"get_time\",\"arguments\":\"\"}}]},\"finish_reason\":null}]}",
@@ -183,7 +184,7 @@ class OpenAiChatCompletionsModelTest {
   @Test
   void stream_errorChunkAfter200_isMapped_withThePartialText() {
     server.enqueue(
-        Reply.sseData(
+        Reply.rawData(
             "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Part\"},\"finish_reason\":null}]}",
             OpenAiErrorMapperTest.CC_OVERFLOW));
     assertThatThrownBy(
@@ -203,7 +204,7 @@ class OpenAiChatCompletionsModelTest {
   @Test
   void compatibleServers_getMaxTokens_reasoningContentIsRead_andNoKeyIsSent() {
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             """
             {"id":"x","model":"qwen3","choices":[{"index":0,"message":{"role":"assistant",
@@ -241,7 +242,7 @@ class OpenAiChatCompletionsModelTest {
             OpenAiErrorMapperTest.VLLM_FLAT,
             OpenAiErrorMapperTest.VLLM_NESTED,
             OpenAiErrorMapperTest.OLLAMA_OVERFLOW)) {
-      server.enqueue(Reply.json(400, body));
+      server.enqueue(Reply.raw(400, body));
     }
     OpenAiChatCompletionsModel local = client(ModelProvider.LLAMACPP, "m");
     List<ContextOverflowException> errors = new ArrayList<>();

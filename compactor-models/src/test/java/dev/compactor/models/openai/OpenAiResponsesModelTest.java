@@ -23,10 +23,11 @@ import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.ModelProvider;
-import dev.compactor.models.internal.Json;
 import dev.compactor.models.testing.Conversations;
-import dev.compactor.models.testing.StubServer;
-import dev.compactor.models.testing.StubServer.Reply;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import dev.compactor.wire.json.Json;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class OpenAiResponsesModelTest {
-  private final StubServer server = StubServer.start();
+  private final FakeModelServer server = FakeModelServer.start();
   private final List<Duration> sleeps = new ArrayList<>();
 
   @AfterEach
@@ -80,11 +81,11 @@ class OpenAiResponsesModelTest {
 
   @Test
   void chat_sendsGoldenInputItems_withCarriedCompactionAndThreshold() {
-    server.enqueue(Reply.json(200, golden("responses/response-compacted.json")));
+    server.enqueue(Reply.raw(200, golden("responses/response-compacted.json")));
 
     client().chat(weatherRequest());
 
-    StubServer.Recorded req = server.lastRequest();
+    RecordedRequest req = server.lastRequest();
     assertThat(req.path()).isEqualTo("/v1/responses");
     assertThat(req.headers()).containsEntry("authorization", "Bearer " + KEY);
     assertJsonEquals(req.json(), "responses/request-weather.json");
@@ -92,7 +93,7 @@ class OpenAiResponsesModelTest {
 
   @Test
   void chat_parsesTextToolCallsReasoningCompactionAndUsage() {
-    server.enqueue(Reply.json(200, golden("responses/response-compacted.json")));
+    server.enqueue(Reply.raw(200, golden("responses/response-compacted.json")));
 
     ChatResponse r = client().chat(weatherRequest());
 
@@ -121,9 +122,9 @@ class OpenAiResponsesModelTest {
 
   @Test
   void carriedItem_goesBackUnchanged_beforeTheAnswerItCameWith() {
-    server.enqueue(Reply.json(200, golden("responses/response-compacted.json")));
+    server.enqueue(Reply.raw(200, golden("responses/response-compacted.json")));
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             """
             {"id":"resp_2","status":"completed","model":"gpt-5","output":[{"type":"message",
@@ -133,6 +134,8 @@ class OpenAiResponsesModelTest {
     List<Message> history = new ArrayList<>(List.of(Message.user("hi")));
     ChatResponse first = model.chat(ChatRequest.of(history));
     history.add(first.message());
+    history.add(Message.toolResult("call_t1", "10:00"));
+    history.add(Message.toolResult("call_t2", "10:00"));
     history.add(Message.user("next"));
 
     model.chat(ChatRequest.of(history));
@@ -153,7 +156,7 @@ class OpenAiResponsesModelTest {
             + Json.write(Json.tryParse(golden("responses/response-compacted.json")))
             + "}";
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"model\":\"gpt-5\",\"status\":\"in_progress\"}}",
                 "event: response.reasoning_summary_text.delta\ndata: {\"type\":\"response.reasoning_summary_text.delta\",\"item_id\":\"rs_1\",\"output_index\":0,\"delta\":\"Need the time\"}",
@@ -214,7 +217,7 @@ class OpenAiResponsesModelTest {
   @Test
   void stream_overflowErrorEventAfter200_isContextOverflow_withPartial_andNotRetried() {
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r\"}}",
                 "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"Par\"}",
@@ -235,7 +238,7 @@ class OpenAiResponsesModelTest {
   @Test
   void stream_responseFailedEvent_isMapped() {
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"id\":\"r\",\"status\":\"failed\",\"error\":{\"code\":\"context_length_exceeded\",\"message\":\"Your input exceeds the context window of this model.\"}}}")));
     assertThatThrownBy(() -> client().stream(weatherRequest(), StreamListener.NONE))
@@ -245,11 +248,11 @@ class OpenAiResponsesModelTest {
   @Test
   void stream_serverErrorEventBeforeAnyOutput_isRetried() {
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: error\ndata: {\"type\":\"error\",\"code\":\"server_error\",\"message\":\"The server had an error\",\"sequence_number\":1}")));
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"ok\"}",
                 "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r2\",\"status\":\"completed\",\"output\":[{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"ok\"}]}],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}")));
@@ -265,7 +268,7 @@ class OpenAiResponsesModelTest {
   @Test
   void stream_endingWithoutCompletedEvent_isRetryableWithPartial() {
     server.enqueue(
-        Reply.sse(
+        Reply.rawStream(
             List.of(
                 "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"half\"}")));
     assertThatThrownBy(
@@ -282,7 +285,7 @@ class OpenAiResponsesModelTest {
   @Test
   void failedResponseBody_isMappedLikeAnError() {
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             "{\"id\":\"r\",\"status\":\"failed\",\"output\":[],\"error\":{\"code\":"
                 + "\"context_length_exceeded\",\"message\":\"Your input exceeds the context window"
@@ -294,7 +297,7 @@ class OpenAiResponsesModelTest {
   @Test
   void incompleteResponse_isLength() {
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             """
             {"id":"r","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},
@@ -307,9 +310,9 @@ class OpenAiResponsesModelTest {
 
   @Test
   void compact_postsToResponsesCompact_andReturnsAConversationToContinueFrom() {
-    server.enqueue(Reply.json(200, golden("responses/compact-response.json")));
+    server.enqueue(Reply.raw(200, golden("responses/compact-response.json")));
     server.enqueue(
-        Reply.json(
+        Reply.raw(
             200,
             "{\"id\":\"r\",\"status\":\"completed\",\"output\":[],\"usage\":{\"input_tokens\":1,"
                 + "\"output_tokens\":1}}"));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.RetryPolicy;
-import dev.compactor.models.internal.Json;
+import dev.compactor.wire.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

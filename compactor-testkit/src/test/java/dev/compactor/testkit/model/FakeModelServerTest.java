@@ -1,0 +1,377 @@
+package dev.compactor.testkit.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The server's wire formats and its provider-style validation, seen from a plain HTTP client. */
+class FakeModelServerTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final FakeModelServer server = FakeModelServer.start();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private HttpResponse<String> post(String path, String body)
+      throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json")
+            .timeout(Duration.ofSeconds(20))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonNode json(HttpResponse<String> r) throws IOException {
+    return JSON.readTree(r.body());
+  }
+
+  // ------------------------------------------------------------------ answers
+
+  @Test
+  void chatCompletions_textAnswer_isTheDocumentedBody() throws Exception {
+    server.enqueue(Reply.text("hi").usage(10, 2).cache(4, 0));
+
+    HttpResponse<String> r =
+        post(
+            "/chat/completions",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonNode j = json(r);
+    assertThat(j.path("object").asText()).isEqualTo("chat.completion");
+    assertThat(j.at("/choices/0/message/content").asText()).isEqualTo("hi");
+    assertThat(j.at("/choices/0/finish_reason").asText()).isEqualTo("stop");
+    assertThat(j.at("/usage/prompt_tokens").asLong()).isEqualTo(14);
+    assertThat(j.at("/usage/prompt_tokens_details/cached_tokens").asLong()).isEqualTo(4);
+    assertThat(server.lastRequest().lastUserText()).isEqualTo("x");
+  }
+
+  @Test
+  void chatCompletions_stream_endsWithAUsageChunkWithoutChoices_thenDone() throws Exception {
+    server.enqueue(Reply.text("hello world").usage(10, 2));
+
+    HttpResponse<String> r =
+        post(
+            "/chat/completions",
+            "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+
+    assertThat(r.headers().firstValue("content-type")).hasValue("text/event-stream");
+    String[] events = r.body().strip().split("\n\n");
+    assertThat(events[events.length - 1]).isEqualTo("data: [DONE]");
+    JsonNode usage = JSON.readTree(events[events.length - 2].substring("data: ".length()));
+    assertThat(usage.path("choices")).isEmpty();
+    assertThat(usage.at("/usage/completion_tokens").asLong()).isEqualTo(2);
+  }
+
+  @Test
+  void responses_stream_numbersItsEvents_andEndsWithResponseCompleted() throws Exception {
+    server.enqueue(Reply.text("hello world").compacted());
+
+    HttpResponse<String> r =
+        post("/responses", "{\"model\":\"m\",\"stream\":true,\"input\":\"hi\"}");
+
+    String[] events = r.body().strip().split("\n\n");
+    for (int i = 0; i < events.length; i++) {
+      JsonNode data = JSON.readTree(events[i].substring(events[i].indexOf("data: ") + 6));
+      assertThat(data.path("sequence_number").asInt()).isEqualTo(i);
+    }
+    assertThat(r.body()).contains("event: response.compaction.compacting");
+    assertThat(events[events.length - 1]).startsWith("event: response.completed");
+  }
+
+  @Test
+  void anthropic_stream_runsFromMessageStartToMessageStop() throws Exception {
+    server.enqueue(Reply.toolCall("toolu_1", "read", "{\"p\":1}").usage(7, 3));
+
+    HttpResponse<String> r =
+        post(
+            "/messages",
+            "{\"model\":\"m\",\"max_tokens\":10,\"stream\":true,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+
+    assertThat(r.body())
+        .startsWith("event: message_start")
+        .contains("\"type\":\"input_json_delta\"", "\"stop_reason\":\"tool_use\"")
+        .endsWith("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+  }
+
+  @Test
+  void countTokens_answersTheEstimate() throws Exception {
+    HttpResponse<String> r =
+        post(
+            "/messages/count_tokens",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"abcdefgh\"}]}");
+
+    assertThat(json(r).path("input_tokens").asLong()).isEqualTo(3); // "abcdefgh\n" / 4, rounded up
+  }
+
+  @Test
+  void withoutAScriptedReply_theServerSays500() throws Exception {
+    HttpResponse<String> r =
+        post(
+            "/chat/completions",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.body()).contains("no reply scripted");
+  }
+
+  @Test
+  void handler_answersWhenTheQueueIsEmpty() throws Exception {
+    server.enqueue(Reply.text("first")).replyWith(req -> Reply.text("echo: " + req.lastUserText()));
+    String body = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+
+    assertThat(json(post("/chat/completions", body)).at("/choices/0/message/content").asText())
+        .isEqualTo("first");
+    assertThat(json(post("/chat/completions", body)).at("/choices/0/message/content").asText())
+        .isEqualTo("echo: x");
+  }
+
+  // ------------------------------------------------------------------ errors
+
+  @Test
+  void contextLengthExceeded_isEachProvidersRealBody() throws Exception {
+    server.contextWindow(5);
+    String text = "x".repeat(100);
+
+    HttpResponse<String> chat =
+        post(
+            "/chat/completions",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + text + "\"}]}");
+    HttpResponse<String> responses =
+        post("/responses", "{\"model\":\"m\",\"input\":\"" + text + "\"}");
+    HttpResponse<String> anthropic =
+        post(
+            "/messages",
+            "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\""
+                + text
+                + "\"}]}");
+
+    assertThat(chat.statusCode()).isEqualTo(400);
+    assertThat(json(chat).at("/error/code").asText()).isEqualTo("context_length_exceeded");
+    assertThat(json(chat).at("/error/message").asText())
+        .startsWith(
+            "This model's maximum context length is 5 tokens. However, your messages resulted in 26 tokens.");
+    assertThat(json(responses).at("/error/param").asText()).isEqualTo("input");
+    assertThat(json(responses).at("/error/code").asText()).isEqualTo("context_length_exceeded");
+    assertThat(anthropic.statusCode()).isEqualTo(400);
+    assertThat(json(anthropic).at("/error/message").asText())
+        .isEqualTo("prompt is too long: 26 tokens > 5 maximum");
+    assertThat(server.rejections()).hasSize(3);
+  }
+
+  @Test
+  void inStreamError_arrivesAfterHttp200() throws Exception {
+    server.enqueue(Reply.contextLengthExceeded().inStream());
+
+    HttpResponse<String> r =
+        post("/responses", "{\"model\":\"m\",\"stream\":true,\"input\":\"hi\"}");
+
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).contains("event: error").contains("\"code\":\"context_length_exceeded\"");
+  }
+
+  @Test
+  void delay_holdsTheAnswer() throws Exception {
+    server.enqueue(Reply.text("late").delay(Duration.ofMillis(300)));
+    String body = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .timeout(Duration.ofMillis(50))
+            .build();
+
+    assertThat(http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).handle((r, e) -> e).get())
+        .isNotNull(); // timed out
+  }
+
+  // ------------------------------------------------------------------ validation
+
+  private String rejection(String path, String body) throws Exception {
+    server.replyWith(r -> Reply.text("accepted"));
+    HttpResponse<String> r = post(path, body);
+    if (r.statusCode() == 200) {
+      return null;
+    }
+    assertThat(r.statusCode()).isEqualTo(400);
+    JsonNode j = json(r);
+    assertThat(server.lastRequest().rejection()).isEqualTo(j.at("/error/message").asText());
+    return j.at("/error/message").asText();
+  }
+
+  @Test
+  void chatCompletions_toolPairing() throws Exception {
+    String call =
+        "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}";
+    String result = "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"ok\"}";
+    String user = "{\"role\":\"user\",\"content\":\"x\"}";
+
+    assertThat(
+            rejection(
+                "/chat/completions",
+                "{\"model\":\"m\",\"messages\":["
+                    + user
+                    + ","
+                    + call
+                    + ","
+                    + result
+                    + ","
+                    + user
+                    + "]}"))
+        .isNull();
+    assertThat(
+            rejection(
+                "/chat/completions",
+                "{\"model\":\"m\",\"messages\":[" + user + "," + result + "]}"))
+        .contains(
+            "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'");
+    assertThat(
+            rejection(
+                "/chat/completions",
+                "{\"model\":\"m\",\"messages\":[" + user + "," + call + "," + user + "]}"))
+        .contains("The following tool_call_ids did not have response messages: c1");
+    assertThat(
+            rejection(
+                "/chat/completions", "{\"model\":\"m\",\"messages\":[" + user + "," + call + "]}"))
+        .contains("did not have response messages: c1");
+    assertThat(
+            rejection(
+                "/chat/completions",
+                "{\"model\":\"m\",\"messages\":["
+                    + user
+                    + ","
+                    + call
+                    + ","
+                    + result
+                    + ","
+                    + result
+                    + "]}"))
+        .contains("must be a response to a preceeding message");
+    assertThat(
+            rejection(
+                "/chat/completions",
+                "{\"model\":\"m\",\"messages\":[{\"role\":\"robot\",\"content\":\"x\"}]}"))
+        .startsWith("Invalid value: 'robot'.");
+    assertThat(rejection("/chat/completions", "{\"model\":\"m\",\"messages\":[]}"))
+        .contains("too short");
+    assertThat(rejection("/chat/completions", "{\"messages\":[" + user + "]}")).contains("model");
+  }
+
+  @Test
+  void responses_toolPairing() throws Exception {
+    String call =
+        "{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\",\"arguments\":\"{}\"}";
+    String output = "{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"ok\"}";
+    String user = "{\"role\":\"user\",\"content\":\"x\"}";
+
+    assertThat(
+            rejection(
+                "/responses",
+                "{\"model\":\"m\",\"input\":["
+                    + user
+                    + ","
+                    + call
+                    + ","
+                    + output
+                    + ","
+                    + user
+                    + "]}"))
+        .isNull();
+    assertThat(rejection("/responses", "{\"model\":\"m\",\"input\":[" + user + "," + output + "]}"))
+        .isEqualTo("No tool call found for function call output with call_id c1.");
+    assertThat(
+            rejection(
+                "/responses",
+                "{\"model\":\"m\",\"input\":[" + user + "," + call + "," + user + "]}"))
+        .isEqualTo("No tool output found for function call c1.");
+    assertThat(rejection("/responses", "{\"model\":\"m\",\"input\":[" + user + "," + call + "]}"))
+        .isEqualTo("No tool output found for function call c1.");
+  }
+
+  @Test
+  void anthropic_rolesPairingAndCacheBreakpoints() throws Exception {
+    String user = "{\"role\":\"user\",\"content\":\"x\"}";
+    String call =
+        "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"f\",\"input\":{}}]}";
+    String result =
+        "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"ok\"}]}";
+    String answer = "{\"role\":\"assistant\",\"content\":\"done\"}";
+    String head = "{\"model\":\"m\",\"max_tokens\":10,";
+
+    assertThat(
+            rejection(
+                "/messages",
+                head
+                    + "\"messages\":["
+                    + user
+                    + ","
+                    + call
+                    + ","
+                    + result
+                    + ","
+                    + answer
+                    + ","
+                    + user
+                    + "]}"))
+        .isNull();
+    assertThat(
+            rejection("/messages", head + "\"messages\":[" + user + "," + call + "," + user + "]}"))
+        .contains(
+            "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
+    assertThat(
+            rejection(
+                "/messages", head + "\"messages\":[" + user + "," + answer + "," + result + "]}"))
+        .contains(
+            "messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
+    assertThat(rejection("/messages", head + "\"messages\":[" + user + "," + user + "]}"))
+        .contains("roles must alternate", "multiple \"user\" roles in a row");
+    assertThat(rejection("/messages", head + "\"messages\":[" + answer + "]}"))
+        .contains("first message must use the \"user\" role");
+    assertThat(
+            rejection(
+                "/messages",
+                head + "\"messages\":[{\"role\":\"system\",\"content\":\"s\"}," + user + "]}"))
+        .contains("Unexpected role \"system\"");
+    assertThat(rejection("/messages", "{\"model\":\"m\",\"messages\":[" + user + "]}"))
+        .isEqualTo("max_tokens: Field required");
+    String cached = "{\"type\":\"text\",\"text\":\"s\",\"cache_control\":{\"type\":\"ephemeral\"}}";
+    String four = String.join(",", cached, cached, cached, cached);
+    assertThat(
+            rejection("/messages", head + "\"system\":[" + four + "],\"messages\":[" + user + "]}"))
+        .isNull();
+    assertThat(
+            rejection(
+                "/messages",
+                head + "\"system\":[" + four + "," + cached + "],\"messages\":[" + user + "]}"))
+        .isEqualTo("A maximum of 4 blocks with cache_control may be provided. Found 5.");
+  }
+
+  @Test
+  void validationOff_acceptsWhatAProviderWouldRefuse() throws Exception {
+    try (FakeModelServer lenient = FakeModelServer.builder().validateRequests(false).start()) {
+      lenient.enqueue(Reply.text("fine"));
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(lenient.baseUrl() + "/messages"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"messages\":[]}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(lenient.rejections()).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** How the text parts of a message become its content. */
+package dev.compactor.wire.text;
