@@ -180,7 +180,11 @@ final class CompactCommand implements Callable<Integer> {
         out.put("limitations", r.limitations());
         c.suggestion().ifPresent(s -> out.put("suggestion", s));
       } else {
-        out.put("outcome", o instanceof CompactionOutcome.Failed ? "failed" : "not-needed");
+        out.put(
+            "outcome",
+            o instanceof CompactionOutcome.Failed
+                ? "failed"
+                : o instanceof CompactionOutcome.Limited ? "limited" : "not-needed");
         out.put("tokensAfter", tokensBefore);
         out.put("messagesAfter", messagesBefore);
         out.put("durationMs", 0);
@@ -191,7 +195,9 @@ final class CompactCommand implements Callable<Integer> {
             "reason",
             o instanceof CompactionOutcome.Failed f
                 ? f.reason()
-                : ((CompactionOutcome.NotNeeded) o).reason());
+                : o instanceof CompactionOutcome.Limited l
+                    ? l.reason()
+                    : ((CompactionOutcome.NotNeeded) o).reason());
       }
       List<String> inv = new ArrayList<>();
       invalid.forEach(v -> inv.add(v.toString()));

@@ -87,7 +87,7 @@ public final class Calibration {
         InputFingerprint in = m.metadata().input();
         long reported = m.metadata().usage().totalInput();
         if (in.messageCount() == i
-            && (model == null || ContextMeter.sameModel(in.model(), model))
+            && (model == null || ContextMeter.sameModel(ContextMeter.stampedModel(m), model))
             && reported > 0
             && any
             && running.digest().equals(in.digest())) {

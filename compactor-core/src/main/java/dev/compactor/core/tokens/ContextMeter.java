@@ -28,8 +28,11 @@ import java.util.Objects;
  * newest one fails a check (an edit, a compaction view, a model switch) — it is the estimate of
  * every non-uiOnly message plus reply priming, and {@link ContextMeasurement#rejectedReason()} says
  * why. Older candidates are not tried: the newest response is the only one that describes the
- * request about to be made. Model names match case-insensitively, and a bare name matches the same
- * name with a provider prefix ({@code gpt-4o} = {@code openai/gpt-4o}).
+ * request about to be made. Anchors are keyed by the qualified {@code provider/model}: the
+ * fingerprint's model, qualified with the response's {@code metadata.provider} when it names the
+ * model alone. Names match case-insensitively; a bare current model matches the same name under any
+ * provider ({@code gpt-4o} = {@code openai/gpt-4o}), but a stamped name of unknown provider never
+ * matches a qualified current model, and {@code anthropic/x} never matches {@code openrouter/x}.
  *
  * <p><b>Cost.</b> The meter remembers the list it measured last. A call compares the new list with
  * it element by element by reference (falling back to {@code equals}): O(n) pointer comparisons,
@@ -130,12 +133,12 @@ public final class ContextMeter {
               i);
     } else if (model == null) {
       reason = "the current model is unknown";
-    } else if (!sameModel(input.model(), model)) {
+    } else if (!sameModel(stampedModel(anchor), model)) {
       reason =
           String.format(
               Locale.ROOT,
               "the model changed from \"%s\" to \"%s\" since the usage of message %d",
-              input.model(),
+              stampedModel(anchor),
               model,
               i);
     } else if (usage.totalInput() <= 0) {
@@ -147,18 +150,50 @@ public final class ContextMeter {
     return ContextMeasurement.anchored(i, usage.totalInput(), tokens[n] - tokens[i]);
   }
 
-  /** Whether two model names denote the same model (see the class comment). */
-  static boolean sameModel(String a, String b) {
-    if (a == null || b == null) {
+  /**
+   * The qualified {@code provider/model} a response's usage was reported for: its fingerprint's
+   * model, prefixed with the response's {@code metadata.provider} when the fingerprint names the
+   * model alone (as older stamps and some imports do). A name that already starts with that
+   * provider is kept; OpenRouter's {@code anthropic/claude-sonnet-4} becomes {@code
+   * openrouter/anthropic/claude-sonnet-4}.
+   */
+  static String stampedModel(Message anchor) {
+    String model = anchor.metadata().input().model();
+    String provider = anchor.metadata().provider();
+    return qualify(provider, model);
+  }
+
+  /** {@code provider/model}, unless {@code model} already starts with {@code provider/}. */
+  public static String qualify(String provider, String model) {
+    if (provider == null || provider.isBlank() || model == null) {
+      return model;
+    }
+    String p = provider.strip();
+    String m = model.strip();
+    if (m.toLowerCase(Locale.ROOT).startsWith(p.toLowerCase(Locale.ROOT) + "/")) {
+      return m;
+    }
+    return p + "/" + m;
+  }
+
+  /**
+   * Whether the model a usage was reported for ({@code stamped}) is the current model ({@code
+   * current}): the same name, case-insensitively. A bare current name (no provider) matches a
+   * stamped {@code provider/name}; a bare stamped name, whose provider is unknown, never matches a
+   * qualified current name, so usage reported by one provider is never reused for another
+   * provider's model of the same name.
+   */
+  static boolean sameModel(String stamped, String current) {
+    if (stamped == null || current == null) {
       return false;
     }
-    String x = a.trim().toLowerCase(Locale.ROOT);
-    String y = b.trim().toLowerCase(Locale.ROOT);
+    String x = stamped.trim().toLowerCase(Locale.ROOT);
+    String y = current.trim().toLowerCase(Locale.ROOT);
     if (x.equals(y)) {
       return true;
     }
-    if (x.indexOf('/') < 0 || y.indexOf('/') < 0) {
-      return x.substring(x.lastIndexOf('/') + 1).equals(y.substring(y.lastIndexOf('/') + 1));
+    if (y.indexOf('/') < 0) {
+      return x.substring(x.lastIndexOf('/') + 1).equals(y);
     }
     return false;
   }

@@ -57,8 +57,9 @@ import java.util.Set;
  * masking runs in batches:
  *
  * <ul>
- *   <li>{@link #shouldCompress} is true only when the context is at or over {@code config.limit()}
- *       (never when the limit is null) and there is something to mask;
+ *   <li>{@link #shouldCompress} is true only when the context is over {@code config.limit()} (a
+ *       view of exactly {@code limit} tokens fits) (never when the limit is null) and there is
+ *       something to mask;
  *   <li>{@link #compress} masks the outputs before a boundary that moves on a grid of {@code batch}
  *       outputs (default 10): with n tool outputs it masks the first {@code ⌊(n − keep_last) /
  *       batch⌋ · batch} of them (except those never masked, below). The boundary depends on n
@@ -148,7 +149,7 @@ public final class MaskProvider implements ContextProvider {
   @Override
   public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
     Options options = Options.of(config);
-    if (config.limit() == null || config.counter().countMessages(messages) < config.limit()) {
+    if (config.limit() == null || config.counter().countMessages(messages) <= config.limit()) {
       return false;
     }
     return !plan(messages, config, options).isEmpty();
