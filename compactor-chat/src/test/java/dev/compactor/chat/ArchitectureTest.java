@@ -46,7 +46,6 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "dev.compactor.chat.settings..",
             "dev.compactor.chat.compaction..",
-            "dev.compactor.chat.pricing..",
             "dev.compactor.chat.json..",
             "dev.compactor.models..",
             "dev.compactor.core.model..")

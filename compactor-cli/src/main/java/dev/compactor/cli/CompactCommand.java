@@ -16,11 +16,12 @@ import dev.compactor.core.compaction.summary.ModelSummarizer;
 import dev.compactor.core.compaction.summary.SummarizeProvider;
 import dev.compactor.core.compaction.summary.Summarizer;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionOutcome;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.core.policy.ManualCompaction;
 import dev.compactor.core.policy.ManualCompactor;
 import dev.compactor.core.policy.PolicyContext;
+import dev.compactor.core.policy.Shortfall;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.core.view.ViewValidator;
@@ -342,7 +343,9 @@ final class CompactCommand implements Callable<Integer> {
     } else {
       outcome = v.changed() ? "compacted" : "not-needed";
     }
-    if (!within || v.failed()) {
+    if (!within && v.shortfall().isPresent()) {
+      hints.addAll(remedyHints(v.shortfall().get(), b));
+    } else if (!within || v.failed()) {
       hints.addAll(furtherHints(v.tokensAfter(), b));
     }
     v.suggestion()
@@ -392,12 +395,13 @@ final class CompactCommand implements Callable<Integer> {
       String view,
       String reason,
       List<String> limitations,
-      Optional<String> suggestion) {}
+      Optional<String> suggestion,
+      Optional<Shortfall> shortfall) {}
 
   private static Verdict verdict(
       CompactionOutcome o, long tokensBefore, int messagesBefore, String activeView) {
     if (o instanceof CompactionOutcome.Compacted c) {
-      CompactionReport r = c.report();
+      AppliedCompaction r = c.report();
       return new Verdict(
           true,
           false,
@@ -405,14 +409,17 @@ final class CompactCommand implements Callable<Integer> {
           r.messagesAfter(),
           r.duration().toMillis(),
           r.viewId(),
-          null,
+          c.shortfall().map(sf -> cliWording(sf.reason())).orElse(null),
           r.limitations(),
-          c.suggestion());
+          c.suggestion(),
+          c.shortfall());
     }
     String reason =
         o instanceof CompactionOutcome.Failed f
             ? f.reason()
-            : o instanceof CompactionOutcome.NotNeeded n ? n.reason() : o.toString();
+            : o instanceof CompactionOutcome.Limited l
+                ? l.reason()
+                : o instanceof CompactionOutcome.NotNeeded n ? n.reason() : o.toString();
     return new Verdict(
         false,
         o instanceof CompactionOutcome.Failed,
@@ -422,7 +429,8 @@ final class CompactCommand implements Callable<Integer> {
         activeView,
         cliWording(reason),
         List.of(),
-        Optional.empty());
+        Optional.empty(),
+        o instanceof CompactionOutcome.Limited l ? Optional.of(l.shortfall()) : Optional.empty());
   }
 
   /** What would get the view further toward (or within) the budget, as options of this command. */
@@ -443,6 +451,37 @@ final class CompactCommand implements Callable<Integer> {
               "the view (%,d tokens) is larger than what %,d-token window leaves for input (%,d);"
                   + " a model with a larger window (--model) is needed to send it whole",
               tokensNow, b.window(), usable));
+    }
+    return hints;
+  }
+
+  /** The engine's remedies for a shortfall, as options of this command. */
+  private List<String> remedyHints(Shortfall shortfall, ResolvedBudget b) {
+    List<String> hints = new ArrayList<>();
+    long usable = b.window() - b.maxOutput() - 1000L;
+    for (Shortfall.Remedy r : shortfall.remedies()) {
+      String h;
+      if (r instanceof Shortfall.Remedy.OtherStrategy o) {
+        h =
+            o.strategy().equals(ManualCompaction.SUMMARIZE)
+                ? "--strategy summarize replaces the older part with a checkpoint summary and"
+                    + " usually gets further"
+                : "--strategy " + o.strategy() + " may get further";
+      } else if (r instanceof Shortfall.Remedy.LargerBudget l && l.tokens() <= usable) {
+        h =
+            String.format(
+                "--context-budget %d (or more) holds the view %s can reach", l.tokens(), strategy);
+      } else {
+        long need = r instanceof Shortfall.Remedy.LargerBudget l ? l.tokens() : shortfall.tokens();
+        h =
+            String.format(
+                "the view (%,d tokens) is larger than what %,d-token window leaves for input"
+                    + " (%,d); a model with a larger window (--model) is needed to send it whole",
+                need, b.window(), usable);
+      }
+      if (!hints.contains(h)) {
+        hints.add(h);
+      }
     }
     return hints;
   }

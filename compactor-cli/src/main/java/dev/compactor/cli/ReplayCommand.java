@@ -9,7 +9,7 @@ import dev.compactor.replay.ReplayReport;
 import dev.compactor.replay.ReplayRunner;
 import dev.compactor.replay.ReplayStrategies;
 import dev.compactor.replay.ReplayStrategy;
-import dev.compactor.replay.cost.PriceTable;
+import dev.compactor.replay.cost.ScorecardPrices;
 import dev.compactor.replay.report.ContextChart;
 import dev.compactor.replay.report.ProgressBar;
 import dev.compactor.replay.report.ReplayJson;
@@ -159,7 +159,7 @@ final class ReplayCommand implements Callable<Integer> {
       throw new CompactorException(e.getMessage(), e);
     }
     if (prices != null) {
-      options = options.withPrices(PriceTable.read(prices));
+      options = options.withPrices(ScorecardPrices.read(prices));
     }
     List<Path> inputs = expand(files);
     PrintWriter err = spec.commandLine().getErr();

@@ -13,7 +13,7 @@ import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.StreamListener;
-import dev.compactor.core.policy.CompactionReport;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.policy.Trigger;
 import dev.compactor.core.recovery.OverflowRecovery;
@@ -65,7 +65,7 @@ class OverflowRecoveryOverHttpTest {
 
   private final FakeModelServer server = FakeModelServer.start();
   private final List<Duration> sleeps = new ArrayList<>();
-  private final List<CompactionReport> journal = new ArrayList<>();
+  private final List<AppliedCompaction> journal = new ArrayList<>();
   private final OverflowRecovery recovery =
       new OverflowRecovery(
           Clock.fixed(Instant.parse("2026-03-02T09:00:00Z"), ZoneOffset.UTC), journal::add);
@@ -197,7 +197,7 @@ class OverflowRecoveryOverHttpTest {
       assertThat(c.activeView().id()).isEqualTo("compacted-001");
       assertThat(journal)
           .singleElement()
-          .extracting(CompactionReport::trigger)
+          .extracting(AppliedCompaction::trigger)
           .isEqualTo(Trigger.OVERFLOW);
       // What the server saw last is what is now active.
       assertThat(server.lastRequest().json().get("messages").size())

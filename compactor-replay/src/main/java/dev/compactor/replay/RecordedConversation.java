@@ -144,7 +144,7 @@ public final class RecordedConversation {
         window,
         maxOutput,
         budget,
-        options.prices().find(model),
+        Price.of(options.prices(), model),
         stripped);
   }
 

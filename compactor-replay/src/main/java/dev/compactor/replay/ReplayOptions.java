@@ -1,9 +1,10 @@
 package dev.compactor.replay;
 
 import dev.compactor.core.budget.BudgetValue;
+import dev.compactor.core.catalog.PriceTable;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.tokens.TokenCounters;
-import dev.compactor.replay.cost.PriceTable;
+import dev.compactor.replay.cost.ScorecardPrices;
 import java.util.Objects;
 
 /**
@@ -68,7 +69,7 @@ public record ReplayOptions(
         null,
         null,
         TokenCounters.o200k(),
-        PriceTable.builtIn(),
+        ScorecardPrices.builtIn(),
         Runtime.getRuntime().availableProcessors());
   }
 

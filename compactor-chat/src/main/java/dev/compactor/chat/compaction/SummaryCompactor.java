@@ -2,11 +2,11 @@ package dev.compactor.chat.compaction;
 
 import dev.compactor.chat.base.CallUsage;
 import dev.compactor.chat.base.ChatTaskException;
-import dev.compactor.chat.pricing.PriceTable;
 import dev.compactor.chat.settings.SummarySettings;
 import dev.compactor.chat.settings.SummarySettings.Activation;
 import dev.compactor.chat.settings.SummarySettings.MainSystemMessage;
 import dev.compactor.chat.settings.SummarySettings.MessageSelection;
+import dev.compactor.core.catalog.PriceTable;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.MessageMetadata;

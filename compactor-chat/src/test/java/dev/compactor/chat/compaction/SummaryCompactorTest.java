@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.compaction.SummaryCompactor.Selection;
-import dev.compactor.chat.pricing.PriceTable;
 import dev.compactor.chat.settings.SummarySettings;
 import dev.compactor.chat.settings.SummarySettings.Activation;
 import dev.compactor.chat.settings.SummarySettings.MainSystemMessage;
 import dev.compactor.chat.settings.SummarySettings.MessageSelection;
 import dev.compactor.chat.testing.FakeChatModel;
+import dev.compactor.core.catalog.PriceTable;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;

@@ -2,7 +2,6 @@ package dev.compactor.core.message;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -26,27 +25,12 @@ public final class Digests {
   /**
    * Digest of everything in a message list that a provider sees (role, content, reasoning, tool
    * calls, tool call id) plus the {@code uiOnly} flag: the prefix digest that anchors provider
-   * usage to the stored input it was reported for.
+   * usage to the stored input it was reported for ({@link PrefixDigester} over the whole list).
    */
   public static String prefix(List<Message> messages) {
-    MessageDigest md = sha256();
-    for (Message m : messages) {
-      update(md, m.role().wireName());
-      update(md, m.content());
-      for (ReasoningBlock r : m.reasoning()) {
-        update(md, r.type());
-        update(md, r.text());
-      }
-      for (ToolCall c : m.toolCalls()) {
-        update(md, c.id());
-        update(md, c.name());
-        update(md, c.arguments());
-      }
-      update(md, m.toolCallId() == null ? "" : m.toolCallId());
-      update(md, m.uiOnly() ? "1" : "0");
-      md.update((byte) 1);
-    }
-    return HexFormat.of().formatHex(md.digest());
+    PrefixDigester d = new PrefixDigester();
+    messages.forEach(d::add);
+    return d.digest();
   }
 
   /** SHA-256 hex of a string's UTF-8 bytes. */
@@ -62,10 +46,6 @@ public final class Digests {
   }
 
   private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
+    return PrefixDigester.sha256();
   }
 }

@@ -5,9 +5,10 @@ import java.util.OptionalLong;
 
 /**
  * The prompt does not fit the model's context window (OpenAI {@code context_length_exceeded},
- * Anthropic "prompt is too long", llama.cpp {@code exceed_context_size_error}, …; see {@link
- * OverflowClassifier}). Not retried as is: compact the conversation and send again. May arrive
- * inside a stream after HTTP 200, in which case {@link #partialMessage()} holds any output so far.
+ * Anthropic "prompt is too long", llama.cpp {@code exceed_context_size_error}, …, as the clients of
+ * {@code compactor-models} classify provider errors). Not retried as is: compact the conversation
+ * and send again. May arrive inside a stream after HTTP 200, in which case {@link
+ * #partialMessage()} holds any output so far.
  */
 public class ContextOverflowException extends ModelException {
   private static final long serialVersionUID = 1L;

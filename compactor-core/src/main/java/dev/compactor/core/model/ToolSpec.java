@@ -3,7 +3,8 @@ package dev.compactor.core.model;
 import java.util.Objects;
 
 /**
- * A function tool offered to the model.
+ * A function tool offered to the model: what a {@link ChatRequest} carries and what {@link
+ * dev.compactor.core.tokens.TokenCounter#countToolDefinitions} counts.
  *
  * @param name tool name, not blank
  * @param description what the tool does, never null (empty when none)

@@ -27,9 +27,10 @@ import java.util.function.ToDoubleBiFunction;
  * every turn (a response appended, or tool results appended).
  *
  * <ol>
- *   <li>Nothing while the last turn has tool calls without results, and nothing when the
- *       provider-visible message count has not changed within the throttle interval (UI-only status
- *       messages are not growth).
+ *   <li>Nothing while a tool call has no result, and nothing when the provider-visible message
+ *       count has not changed since the last applied compaction and the throttle interval has not
+ *       passed (UI-only status messages are not growth). Only an applied compaction arms the
+ *       throttle: a failed one or a check that found nothing to do does not.
  *   <li>The context is measured with the usage anchor (provider-reported input of the last response
  *       plus estimates of what came after) or, without a valid anchor, by estimates.
  *   <li>From 90 % of the budget: one provider-visible reminder per view to save durable state
@@ -41,8 +42,8 @@ import java.util.function.ToDoubleBiFunction;
  *       over the budget, a summary instead, whose verbatim tail is at most {@link
  *       #SUMMARY_TAIL_SHARE} of the budget.
  *   <li>A failed summary latches the conversation to trim-only until {@code latchGrowth} more
- *       provider-visible messages arrive; the latch is a UI-only message in the log, so it survives
- *       reloads too.
+ *       provider-visible messages arrive or a summary succeeds (a successful trim or masking does
+ *       not lift it); the latch is a UI-only message in the log, so it survives reloads too.
  * </ol>
  *
  * Every compaction makes a new view (never rewriting the master log), is validated before it is
@@ -73,7 +74,8 @@ public final class AutoCompactor {
    * @param trimTargetRatio fraction of the budget a trim aims at (0.7)
    * @param minSavings a trim saving less than this fraction is rejected (0.10)
    * @param latchGrowth visible messages after a failed summary before summaries are retried (20)
-   * @param throttle minimum time between checks when no visible message was added (60 s)
+   * @param throttle minimum time after an applied compaction before the next check when no visible
+   *     message was added (60 s)
    */
   public record Settings(
       double reminderRatio,
@@ -111,8 +113,10 @@ public final class AutoCompactor {
   private final Clock clock;
   private final CompactionApplier applier;
   private ContextMeter meter;
+  // The throttle: armed by a compaction that was applied (never by a failed one or by a check that
+  // found nothing to do), with the visible message count of the new view.
   private int lastVisible = -1;
-  private Instant lastCheck = Instant.MIN;
+  private Instant lastCompaction = Instant.MIN;
 
   /**
    * @param conversation the conversation to keep within budget
@@ -167,12 +171,10 @@ public final class AutoCompactor {
     long budget = ctx.budgetTokens();
     int visible = CompactionApplier.visible(active);
     Instant now = clock.instant();
-    if (visible == lastVisible && now.isBefore(lastCheck.plus(settings.throttle()))) {
+    if (visible == lastVisible && now.isBefore(lastCompaction.plus(settings.throttle()))) {
       return new CompactionOutcome.NotNeeded(
-          "throttled: no new messages since the last check", -1, budget);
+          "throttled: no new messages since the last compaction", -1, budget);
     }
-    lastVisible = visible;
-    lastCheck = now;
     if (PendingCalls.any(active)) {
       return new CompactionOutcome.NotNeeded(
           "tool calls are pending; waiting for their results", -1, budget);
@@ -250,7 +252,8 @@ public final class AutoCompactor {
       try {
         r = trim.compress(active, trimConfig);
       } catch (CompactorException e) {
-        return new CompactionOutcome.Failed(trim.name(), e.getMessage(), tokens, budget);
+        return new CompactionOutcome.Failed(
+            trim.name(), ManualCompactor.describe(e), tokens, budget);
       }
       long after = counter.countMessages(r.messages());
       double saved = stored == 0 ? 0 : (stored - after) / (double) stored;
@@ -317,7 +320,8 @@ public final class AutoCompactor {
       r = summarize.compress(active, cfg);
     } catch (CompactorException e) {
       latch();
-      return new CompactionOutcome.Failed(summarize.name(), e.getMessage(), tokens, budget);
+      return new CompactionOutcome.Failed(
+          summarize.name(), ManualCompactor.describe(e), tokens, budget);
     }
     // A summary that makes the context no smaller (e.g. the final step alone is over the budget
     // and there is nothing left to summarize), or that saves little and stays over the budget,
@@ -348,7 +352,7 @@ public final class AutoCompactor {
       Instant started,
       TokenCounter counter) {
     try {
-      CompactionReport report =
+      AppliedCompaction report =
           applier.apply(
               conversation,
               active,
@@ -359,9 +363,10 @@ public final class AutoCompactor {
               started,
               counter);
       lastVisible = CompactionApplier.visible(conversation.activeMessages());
+      lastCompaction = clock.instant();
       return new CompactionOutcome.Compacted(report, tokens, budget, java.util.Optional.empty());
     } catch (CompactorException e) {
-      return new CompactionOutcome.Failed(strategy, e.getMessage(), tokens, budget);
+      return new CompactionOutcome.Failed(strategy, ManualCompactor.describe(e), tokens, budget);
     }
   }
 
@@ -425,8 +430,9 @@ public final class AutoCompactor {
       if (f instanceof Number n) {
         failedAt = n.intValue();
         visible = 0;
-      } else if (m.metadata().extra().containsKey(CompactionApplier.STATUS_KEY)) {
-        // A successful compaction clears the latch.
+      } else if (m.metadata().extra().containsKey(CompactionApplier.STATUS_KEY)
+          && summarize.name().equals(m.metadata().extra().get(CompactionApplier.STRATEGY_KEY))) {
+        // A successful summary clears the latch; a trim or a masking does not.
         failedAt = null;
       }
       if (!m.uiOnly() && failedAt != null) {

@@ -28,9 +28,16 @@ import java.util.stream.Collectors;
 public final class CompactionApplier {
   /**
    * Metadata key ({@code metadata.extra}) of the UI-only status message appended after each
-   * compaction; its value is the new view's id. A successful compaction clears the summary latch.
+   * compaction; its value is the new view's id.
    */
   public static final String STATUS_KEY = "compaction_status";
+
+  /**
+   * Metadata key ({@code metadata.extra}) of the status message naming the strategy that made the
+   * view (e.g. {@code trim}, {@code summarize}); only a successful summary lifts the automatic
+   * policy's failed-summary latch.
+   */
+  public static final String STRATEGY_KEY = "compaction_strategy";
 
   private final ViewValidator validator = new ViewValidator();
   private final Clock clock;
@@ -56,7 +63,7 @@ public final class CompactionApplier {
    * @param counter counts the new view's tokens
    * @throws CompactorException when the result would make an invalid view; nothing changes then
    */
-  public CompactionReport apply(
+  public AppliedCompaction apply(
       Conversation conversation,
       List<Message> active,
       CompactionResult result,
@@ -83,8 +90,8 @@ public final class CompactionApplier {
     }
     conversation.switchTo(next);
     long tokensAfter = counter.countMessages(resolved);
-    CompactionReport report =
-        new CompactionReport(
+    AppliedCompaction report =
+        new AppliedCompaction(
             clock.instant(),
             trigger,
             strategy,
@@ -111,7 +118,9 @@ public final class CompactionApplier {
             .timestamp(clock.instant())
             .uiOnly(true)
             .hidden(true)
-            .metadata(new MessageMetadata(null, null, null, null, Map.of(STATUS_KEY, next.id())))
+            .metadata(
+                new MessageMetadata(
+                    null, null, null, null, Map.of(STATUS_KEY, next.id(), STRATEGY_KEY, strategy)))
             .build());
     return report;
   }

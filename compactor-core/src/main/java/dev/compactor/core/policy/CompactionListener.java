@@ -6,7 +6,7 @@ package dev.compactor.core.policy;
  */
 @FunctionalInterface
 public interface CompactionListener {
-  void compacted(CompactionReport report);
+  void compacted(AppliedCompaction report);
 
   /** A listener that does nothing. */
   CompactionListener NONE = report -> {};

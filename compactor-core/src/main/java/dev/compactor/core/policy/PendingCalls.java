@@ -7,38 +7,35 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Finds the tool calls of the last turn that still await their results. */
+/** Finds the tool calls that still await their results. */
 public final class PendingCalls {
   private PendingCalls() {}
 
   /**
-   * Call ids of the newest assistant message with tool calls whose results have not all arrived,
-   * provided nothing but tool results (or uiOnly messages) follows it; else empty.
+   * Ids of every call an assistant message made that no later tool result answers, oldest first,
+   * whatever messages (user, system, reminders, status lines) come between a call and its result.
+   * uiOnly messages are never sent to a provider: their calls do not count.
    */
   public static Set<String> of(List<Message> messages) {
     Set<String> open = new LinkedHashSet<>();
-    for (int i = messages.size() - 1; i >= 0; i--) {
-      Message m = messages.get(i);
-      if (m.uiOnly() || m.role() == Role.TOOL) {
+    for (Message m : messages) {
+      if (m.uiOnly()) {
         continue;
       }
-      if (m.role() == Role.ASSISTANT && m.hasToolCalls()) {
+      if (m.role() == Role.TOOL) {
+        if (m.toolCallId() != null) {
+          open.remove(m.toolCallId());
+        }
+      } else if (m.role() == Role.ASSISTANT) {
         for (ToolCall c : m.toolCalls()) {
           open.add(c.id());
         }
-        for (int j = i + 1; j < messages.size(); j++) {
-          Message r = messages.get(j);
-          if (r.role() == Role.TOOL && r.toolCallId() != null) {
-            open.remove(r.toolCallId());
-          }
-        }
       }
-      return open;
     }
     return open;
   }
 
-  /** Whether the last turn has calls without results. */
+  /** Whether some call has no result yet. */
   public static boolean any(List<Message> messages) {
     return !of(messages).isEmpty();
   }

@@ -8,6 +8,7 @@ import dev.compactor.core.compaction.trim.TrimOutcome;
 import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.message.InputFingerprint;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.Role;
 import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
@@ -15,9 +16,9 @@ import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.InputFingerprints;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.StreamListener;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionApplier;
 import dev.compactor.core.policy.CompactionListener;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.policy.Trigger;
 import dev.compactor.core.recovery.RecoveryReport.Attempt;
@@ -294,7 +295,7 @@ public final class OverflowRecovery {
       }
       attempts.add(a);
       candidates.commit(c);
-      CompactionReport report =
+      AppliedCompaction report =
           applier.apply(
               conversation,
               src,
@@ -483,11 +484,24 @@ public final class OverflowRecovery {
               .trimTargetRatio(1.0)
               .keepHead(plan.headEnd())
               .build();
-      // Protected messages go in pinned, so the trim works around them and still aims at the goal.
+      // Protected messages go in pinned, so the trim works around them and still aims at the goal;
+      // but a protected tool output that alone exceeds the goal can never fit: the trim truncates
+      // it (head and tail kept, the middle recoverable, the command named), as it does in a final
+      // step.
       List<Message> input = new ArrayList<>(plan.size());
+      boolean[] oversized = new boolean[plan.size()];
       for (int i = 0; i < plan.size(); i++) {
         Message m = plan.source().get(i);
-        input.add(plan.isProtectedIndex(i) && !m.pinned() ? m.toBuilder().pinned(true).build() : m);
+        if (plan.isProtectedIndex(i)
+            && !m.pinned()
+            && m.role() == Role.TOOL
+            && counter.countMessage(m) > goal) {
+          oversized[i] = true;
+          input.add(m);
+        } else {
+          input.add(
+              plan.isProtectedIndex(i) && !m.pinned() ? m.toBuilder().pinned(true).build() : m);
+        }
       }
       TrimOutcome t;
       try {
@@ -504,7 +518,9 @@ public final class OverflowRecovery {
       for (int i = 0; i < out.size(); i++) {
         Message m = out.get(i);
         Message o = plan.source().get(i);
-        if (m.equals(input.get(i)) || plan.isProtectedIndex(i) || m.id().equals(o.id())) {
+        if (m.equals(input.get(i))
+            || (plan.isProtectedIndex(i) && !oversized[i])
+            || m.id().equals(o.id())) {
           continue; // unchanged, protected (stays verbatim), or not a one-for-one replacement
         }
         next[i] = m;

@@ -1,6 +1,6 @@
 package dev.compactor.core.recovery;
 
-import dev.compactor.core.policy.CompactionReport;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.view.View;
 import java.util.List;
 import java.util.Objects;
@@ -17,7 +17,7 @@ import java.util.OptionalLong;
  *     the first request succeeded or recovery failed
  */
 public record RecoveryReport(
-    String originalViewId, List<Attempt> attempts, CompactionReport compaction) {
+    String originalViewId, List<Attempt> attempts, AppliedCompaction compaction) {
 
   public RecoveryReport {
     Objects.requireNonNull(originalViewId, "originalViewId");
@@ -43,7 +43,7 @@ public record RecoveryReport(
   }
 
   /** The compaction kept, when a retry succeeded. */
-  public Optional<CompactionReport> compactionReport() {
+  public Optional<AppliedCompaction> compactionReport() {
     return Optional.ofNullable(compaction);
   }
 

@@ -2,7 +2,7 @@ package dev.compactor.core.tokens;
 
 import dev.compactor.core.message.InputFingerprint;
 import dev.compactor.core.message.Message;
-import java.security.MessageDigest;
+import dev.compactor.core.message.PrefixDigester;
 import java.util.List;
 import java.util.Locale;
 
@@ -78,7 +78,7 @@ public final class Calibration {
       List<Message> messages, String model, double baseCharsPerToken) {
     Calibration c = new Calibration(baseCharsPerToken);
     TokenCounter estimate = TokenCounters.estimate(baseCharsPerToken);
-    MessageDigest running = PrefixDigester.start();
+    PrefixDigester running = new PrefixDigester();
     long estimated = 0;
     boolean any = false;
     int i = 0;
@@ -87,14 +87,14 @@ public final class Calibration {
         InputFingerprint in = m.metadata().input();
         long reported = m.metadata().usage().totalInput();
         if (in.messageCount() == i
-            && (model == null || ContextMeter.sameModel(in.model(), model))
+            && (model == null || ContextMeter.sameModel(ContextMeter.stampedModel(m), model))
             && reported > 0
             && any
-            && PrefixDigester.peek(running).equals(in.digest())) {
+            && running.digest().equals(in.digest())) {
           c.add(estimated + estimate.overhead().replyPriming(), reported);
         }
       }
-      PrefixDigester.add(running, m);
+      running.add(m);
       if (!m.uiOnly()) {
         estimated += estimate.countMessage(m);
         any = true;

@@ -2,9 +2,9 @@ package dev.compactor.core.tokens;
 
 import dev.compactor.core.message.InputFingerprint;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.PrefixDigester;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.Usage;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -28,8 +28,11 @@ import java.util.Objects;
  * newest one fails a check (an edit, a compaction view, a model switch) — it is the estimate of
  * every non-uiOnly message plus reply priming, and {@link ContextMeasurement#rejectedReason()} says
  * why. Older candidates are not tried: the newest response is the only one that describes the
- * request about to be made. Model names match case-insensitively, and a bare name matches the same
- * name with a provider prefix ({@code gpt-4o} = {@code openai/gpt-4o}).
+ * request about to be made. Anchors are keyed by the qualified {@code provider/model}: the
+ * fingerprint's model, qualified with the response's {@code metadata.provider} when it names the
+ * model alone. Names match case-insensitively; a bare current model matches the same name under any
+ * provider ({@code gpt-4o} = {@code openai/gpt-4o}), but a stamped name of unknown provider never
+ * matches a qualified current model, and {@code anthropic/x} never matches {@code openrouter/x}.
  *
  * <p><b>Cost.</b> The meter remembers the list it measured last. A call compares the new list with
  * it element by element by reference (falling back to {@code equals}): O(n) pointer comparisons,
@@ -65,12 +68,12 @@ public final class ContextMeter {
   // of the messages before them
   private final BitSet candidates = new BitSet();
   private final BitSet prefixMatches = new BitSet();
-  private MessageDigest running = PrefixDigester.start();
+  private PrefixDigester running = new PrefixDigester();
   // checkpoints.get(k): digest state after k * CHECKPOINT_EVERY messages
-  private final ArrayList<MessageDigest> checkpoints = new ArrayList<>();
+  private final ArrayList<PrefixDigester> checkpoints = new ArrayList<>();
   // digest state before the last message seen: replacing the last message (a streamed or edited
   // response, a retried turn) then needs no re-hashing
-  private MessageDigest beforeLast;
+  private PrefixDigester beforeLast;
 
   /**
    * A meter that estimates with {@code counter}.
@@ -79,7 +82,7 @@ public final class ContextMeter {
    */
   public ContextMeter(TokenCounter counter) {
     this.counter = Objects.requireNonNull(counter, "counter");
-    checkpoints.add(PrefixDigester.copy(running));
+    checkpoints.add(running.copy());
   }
 
   /** A one-off measurement with no memory between calls: O(history). */
@@ -130,12 +133,12 @@ public final class ContextMeter {
               i);
     } else if (model == null) {
       reason = "the current model is unknown";
-    } else if (!sameModel(input.model(), model)) {
+    } else if (!sameModel(stampedModel(anchor), model)) {
       reason =
           String.format(
               Locale.ROOT,
               "the model changed from \"%s\" to \"%s\" since the usage of message %d",
-              input.model(),
+              stampedModel(anchor),
               model,
               i);
     } else if (usage.totalInput() <= 0) {
@@ -147,18 +150,50 @@ public final class ContextMeter {
     return ContextMeasurement.anchored(i, usage.totalInput(), tokens[n] - tokens[i]);
   }
 
-  /** Whether two model names denote the same model (see the class comment). */
-  static boolean sameModel(String a, String b) {
-    if (a == null || b == null) {
+  /**
+   * The qualified {@code provider/model} a response's usage was reported for: its fingerprint's
+   * model, prefixed with the response's {@code metadata.provider} when the fingerprint names the
+   * model alone (as older stamps and some imports do). A name that already starts with that
+   * provider is kept; OpenRouter's {@code anthropic/claude-sonnet-4} becomes {@code
+   * openrouter/anthropic/claude-sonnet-4}.
+   */
+  static String stampedModel(Message anchor) {
+    String model = anchor.metadata().input().model();
+    String provider = anchor.metadata().provider();
+    return qualify(provider, model);
+  }
+
+  /** {@code provider/model}, unless {@code model} already starts with {@code provider/}. */
+  public static String qualify(String provider, String model) {
+    if (provider == null || provider.isBlank() || model == null) {
+      return model;
+    }
+    String p = provider.strip();
+    String m = model.strip();
+    if (m.toLowerCase(Locale.ROOT).startsWith(p.toLowerCase(Locale.ROOT) + "/")) {
+      return m;
+    }
+    return p + "/" + m;
+  }
+
+  /**
+   * Whether the model a usage was reported for ({@code stamped}) is the current model ({@code
+   * current}): the same name, case-insensitively. A bare current name (no provider) matches a
+   * stamped {@code provider/name}; a bare stamped name, whose provider is unknown, never matches a
+   * qualified current name, so usage reported by one provider is never reused for another
+   * provider's model of the same name.
+   */
+  static boolean sameModel(String stamped, String current) {
+    if (stamped == null || current == null) {
       return false;
     }
-    String x = a.trim().toLowerCase(Locale.ROOT);
-    String y = b.trim().toLowerCase(Locale.ROOT);
+    String x = stamped.trim().toLowerCase(Locale.ROOT);
+    String y = current.trim().toLowerCase(Locale.ROOT);
     if (x.equals(y)) {
       return true;
     }
-    if (x.indexOf('/') < 0 || y.indexOf('/') < 0) {
-      return x.substring(x.lastIndexOf('/') + 1).equals(y.substring(y.lastIndexOf('/') + 1));
+    if (y.indexOf('/') < 0) {
+      return x.substring(x.lastIndexOf('/') + 1).equals(y);
     }
     return false;
   }
@@ -212,9 +247,9 @@ public final class ContextMeter {
     if (onlyLast) {
       running = beforeLast;
     } else {
-      running = PrefixDigester.copy(checkpoints.get(cp));
+      running = checkpoints.get(cp).copy();
       for (int i = cp * CHECKPOINT_EVERY; i < k; i++) {
-        PrefixDigester.add(running, seen.get(i));
+        running.add(seen.get(i));
       }
     }
     beforeLast = null;
@@ -224,12 +259,12 @@ public final class ContextMeter {
     int i = seen.size();
     if (isCandidate(m)) {
       candidates.set(i);
-      if (PrefixDigester.peek(running).equals(m.metadata().input().digest())) {
+      if (running.digest().equals(m.metadata().input().digest())) {
         prefixMatches.set(i);
       }
     }
-    beforeLast = PrefixDigester.copy(running);
-    PrefixDigester.add(running, m);
+    beforeLast = running.copy();
+    running.add(m);
     seen.add(m);
     if (i + 1 >= tokens.length) {
       tokens = Arrays.copyOf(tokens, tokens.length * 2);
@@ -238,7 +273,7 @@ public final class ContextMeter {
     tokens[i + 1] = tokens[i] + counter.countMessage(m);
     visible[i + 1] = visible[i] + (m.uiOnly() ? 0 : 1);
     if ((i + 1) % CHECKPOINT_EVERY == 0) {
-      checkpoints.add(PrefixDigester.copy(running));
+      checkpoints.add(running.copy());
     }
   }
 }

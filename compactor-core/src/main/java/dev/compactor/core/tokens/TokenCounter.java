@@ -1,6 +1,7 @@
 package dev.compactor.core.tokens;
 
 import dev.compactor.core.message.Message;
+import dev.compactor.core.model.ToolSpec;
 import java.util.List;
 
 /**
@@ -118,13 +119,13 @@ public interface TokenCounter {
    *
    * @param tools never null
    */
-  default long countToolDefinitions(List<ToolDefinition> tools) {
+  default long countToolDefinitions(List<ToolSpec> tools) {
     if (tools.isEmpty()) {
       return 0;
     }
     long total = overhead().toolDefinitionsEnd();
-    for (ToolDefinition t : tools) {
-      total += countToolDefinition(t.name(), t.description(), t.parametersSchema());
+    for (ToolSpec t : tools) {
+      total += countToolDefinition(t.name(), t.description(), t.jsonSchema());
     }
     return total;
   }

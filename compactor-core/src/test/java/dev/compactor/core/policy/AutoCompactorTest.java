@@ -18,7 +18,7 @@ class AutoCompactorTest {
   private final MutableClock clock = new MutableClock();
   private final StubOutputs trim = new StubOutputs();
   private final Checkpoint summarize = new Checkpoint();
-  private final List<CompactionReport> journal = new ArrayList<>();
+  private final List<AppliedCompaction> journal = new ArrayList<>();
   private double savings = 0.5;
   private InMemoryConversation conv;
   private AutoCompactor auto;
@@ -106,7 +106,7 @@ class AutoCompactorTest {
     List<Message> before = conv.master().messages();
     CompactionOutcome o = auto.afterTurn(ctx(1000));
     assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);
-    CompactionReport r = ((CompactionOutcome.Compacted) o).report();
+    AppliedCompaction r = ((CompactionOutcome.Compacted) o).report();
     assertThat(r.strategy()).isEqualTo("trim");
     assertThat(r.trigger()).isEqualTo(Trigger.AUTO);
     assertThat(r.tokensBefore()).isEqualTo(1015); // 10 + "shell" + 800 + 200
@@ -209,16 +209,65 @@ class AutoCompactorTest {
   }
 
   @Test
-  void throttle_skipsRepeatedChecks_withoutNewMessages() {
+  void throttle_isNotArmedByAFailedCompaction_norByACheckThatFoundNothing() {
     auto = newAuto(AutoCompactor.Settings.DEFAULTS);
     fill(10, 800, 200);
     savings = 0.0;
     summarize.fail = true;
     assertThat(auto.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.Failed.class);
-    CompactionOutcome o = auto.afterTurn(ctx(1000));
+    CompactionOutcome again = auto.afterTurn(ctx(1000));
+    assertThat(again).isInstanceOf(CompactionOutcome.Failed.class); // checked again, not throttled
+    CompactionOutcome below = auto.afterTurn(ctx(100_000));
+    assertThat(((CompactionOutcome.NotNeeded) below).reason()).contains("below");
+    assertThat(((CompactionOutcome.NotNeeded) auto.afterTurn(ctx(100_000))).reason())
+        .contains("below");
+  }
+
+  @Test
+  void throttle_isArmedByAnAppliedCompaction() {
+    auto = newAuto(AutoCompactor.Settings.DEFAULTS);
+    conv.append(user("u1", 10));
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", 800));
+    conv.append(assistant("a2", 200));
+    assertThat(auto.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.Compacted.class);
+    CompactionOutcome o = auto.afterTurn(ctx(100));
     assertThat(((CompactionOutcome.NotNeeded) o).reason()).contains("throttled");
     clock.advance(Duration.ofSeconds(61));
-    assertThat(auto.afterTurn(ctx(1000))).isNotInstanceOf(CompactionOutcome.NotNeeded.class);
+    assertThat(auto.afterTurn(ctx(100))).isNotInstanceOf(CompactionOutcome.NotNeeded.class);
+  }
+
+  @Test
+  void latch_isNotLiftedByASuccessfulTrim_onlyByASuccessfulSummary() {
+    savings = 0.0;
+    summarize.fail = true;
+    fill(10, 800, 200);
+    assertThat(auto.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.Failed.class);
+    assertThat(auto.latched()).isTrue();
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", 900));
+    conv.append(assistant("a2", 5));
+    CompactionOutcome trimmed = auto.afterTurn(ctx(1000));
+    assertThat(((CompactionOutcome.Compacted) trimmed).report().strategy()).isEqualTo("trim");
+    assertThat(auto.latched()).isTrue();
+
+    summarize.fail = false;
+    ManualCompactor manual = new ManualCompactor(n -> summarize, clock, journal::add);
+    assertThat(manual.compact(conv, "summarize", null, ctx(100)))
+        .isInstanceOf(CompactionOutcome.Compacted.class);
+    assertThat(auto.latched()).isFalse();
+  }
+
+  @Test
+  void pendingCalls_areFound_whateverComesBetweenTheCallAndItsResult() {
+    fill(10, 800);
+    conv.append(call("a1", "c1"));
+    conv.append(user("interjection", 150)); // e.g. a reminder or a user message
+    CompactionOutcome o = auto.afterTurn(ctx(900));
+    assertThat(((CompactionOutcome.NotNeeded) o).reason()).contains("pending");
+    assertThat(PendingCalls.of(conv.activeMessages())).containsExactly("c1");
+    conv.append(result("t1", "c1", 1));
+    assertThat(PendingCalls.any(conv.activeMessages())).isFalse();
   }
 
   @Test

@@ -18,7 +18,7 @@ class ManualCompactorTest {
   private final MutableClock clock = new MutableClock();
   private final StubOutputs trim = new StubOutputs();
   private final Checkpoint summarize = new Checkpoint();
-  private final List<CompactionReport> journal = new ArrayList<>();
+  private final List<AppliedCompaction> journal = new ArrayList<>();
   private final Map<String, ContextProvider> byName = Map.of("trim", trim, "summarize", summarize);
   private final ManualCompactor manual =
       new ManualCompactor(
@@ -95,11 +95,131 @@ class ManualCompactorTest {
   }
 
   @Test
-  void pendingToolCalls_blockManualCompaction() {
+  void pendingFinalStep_isKeptVerbatim_andEverythingBeforeItIsCompacted() {
+    // A recorded agent trajectory ends with a call that never got its result.
     conv.append(user("u1", 10));
     conv.append(call("a1", "c1"));
-    CompactionOutcome o = manual.compact(conv, ManualCompaction.parse("/compact"), ctx(1000));
-    assertThat(((CompactionOutcome.NotNeeded) o).reason()).contains("pending");
+    conv.append(result("t1", "c1", 800));
+    conv.append(call("a2", "c2"));
+    CompactionOutcome o = manual.compact(conv, ManualCompaction.parse("/compact"), ctx(500));
+    assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);
+    List<dev.compactor.core.message.Message> active = conv.activeMessages();
+    assertThat(active.get(2).content()).isEqualTo("s");
+    assertThat(active.get(3).id().value()).isEqualTo("a2");
+    assertThat(active.subList(4, active.size()))
+        .allMatch(dev.compactor.core.message.Message::uiOnly);
+    assertThat(((CompactionOutcome.Compacted) o).withinBudget()).isTrue();
+  }
+
+  @Test
+  void strategyRewritingThePendingStep_isRefused() {
+    ContextProvider dropLast =
+        new ContextProvider() {
+          @Override
+          public String name() {
+            return "drop-last";
+          }
+
+          @Override
+          public boolean shouldCompress(
+              List<dev.compactor.core.message.Message> m, CompressionConfig c) {
+            return true;
+          }
+
+          @Override
+          public dev.compactor.core.compaction.CompactionResult compress(
+              List<dev.compactor.core.message.Message> m, CompressionConfig c) {
+            return dev.compactor.core.compaction.CompactionResult.of(
+                m, m.subList(0, m.size() - 1), List.of(), Map.of());
+          }
+        };
+    ManualCompactor m = new ManualCompactor(n -> dropLast, clock, journal::add);
+    conv.append(user("u1", 10));
+    conv.append(call("a2", "c2"));
+    CompactionOutcome o = m.compact(conv, "drop-last", null, ctx(5));
+    assertThat(((CompactionOutcome.Failed) o).reason()).contains("pending final step");
+    assertThat(conv.views()).hasSize(1);
+  }
+
+  @Test
+  void overBudget_withNothingRemovable_isLimited_neverNotNeeded() {
+    conv.append(user("u1", 10));
+    conv.append(assistant("a1", 1500));
+    conv.append(user("u2", 10));
+    CompactionOutcome o = manual.compact(conv, "trim", null, ctx(1000));
+    assertThat(o).isInstanceOf(CompactionOutcome.Limited.class);
+    Shortfall s = ((CompactionOutcome.Limited) o).shortfall();
+    assertThat(s.cause()).isEqualTo(Shortfall.Cause.NOTHING_REMOVABLE);
+    assertThat(s.remedies().get(0)).isEqualTo(new Shortfall.Remedy.OtherStrategy("summarize"));
+    assertThat(s.remedies()).contains(new Shortfall.Remedy.LargerBudget(1520));
+    assertThat(s.reason()).contains("over budget").contains("summarize");
+    assertThat(conv.views()).hasSize(1);
+  }
+
+  @Test
+  void overBudget_withTooLargeProtectedPart_saysSo() {
+    conv.append(user("u1", 2000));
+    CompactionOutcome o = manual.compact(conv, "trim", null, ctx(1000));
+    Shortfall s = ((CompactionOutcome.Limited) o).shortfall();
+    assertThat(s.cause()).isEqualTo(Shortfall.Cause.PROTECTED_TOO_LARGE);
+    assertThat(s.protectedTokens()).isEqualTo(2000);
+    assertThat(s.remedies()).containsExactly(new Shortfall.Remedy.LargerBudget(2000));
+  }
+
+  @Test
+  void compactedButStillOverBudget_carriesAShortfall() {
+    conv.append(user("u1", 2000));
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", 800));
+    conv.append(assistant("a2", 5));
+    CompactionOutcome o = manual.compact(conv, "trim", null, ctx(1000));
+    CompactionOutcome.Compacted c = (CompactionOutcome.Compacted) o;
+    assertThat(c.withinBudget()).isFalse();
+    assertThat(c.shortfall().get().tokens()).isEqualTo(c.report().tokensAfter());
+    assertThat(c.shortfall().get().cause()).isEqualTo(Shortfall.Cause.PROTECTED_TOO_LARGE);
+  }
+
+  @Test
+  void summaryThatWouldGrowTheView_isNeverApplied() {
+    // The fixture's checkpoint ("## Objective\nok", 15 tokens) is larger than the 10 it replaces.
+    conv.append(user("u1", 10));
+    conv.append(user("u2", 10));
+    CompactionOutcome within = manual.compact(conv, "summarize", null, ctx(1000));
+    assertThat(((CompactionOutcome.NotNeeded) within).reason()).contains("would not make");
+    CompactionOutcome over = manual.compact(conv, "summarize", null, ctx(15));
+    assertThat(((CompactionOutcome.Limited) over).shortfall().cause())
+        .isEqualTo(Shortfall.Cause.WOULD_NOT_SHRINK);
+    assertThat(conv.views()).hasSize(1);
+    assertThat(journal).isEmpty();
+  }
+
+  @Test
+  void errorWithoutMessage_namesTheExceptionType() {
+    ContextProvider npe =
+        new ContextProvider() {
+          @Override
+          public String name() {
+            return "summarize";
+          }
+
+          @Override
+          public boolean shouldCompress(
+              List<dev.compactor.core.message.Message> m, CompressionConfig c) {
+            return true;
+          }
+
+          @Override
+          public dev.compactor.core.compaction.CompactionResult compress(
+              List<dev.compactor.core.message.Message> m, CompressionConfig c) {
+            throw new CompactorException(null, new IllegalStateException());
+          }
+        };
+    conv.append(user("u1", 10));
+    CompactionOutcome o =
+        new ManualCompactor(n -> npe, clock, journal::add).compact(conv, "summarize", null, ctx(5));
+    assertThat(((CompactionOutcome.Failed) o).reason())
+        .contains("CompactorException")
+        .contains("IllegalStateException");
   }
 
   @Test

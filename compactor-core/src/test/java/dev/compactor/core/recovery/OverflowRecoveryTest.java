@@ -16,7 +16,7 @@ import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ModelError;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.StreamListener;
-import dev.compactor.core.policy.CompactionReport;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.policy.Trigger;
 import dev.compactor.core.recovery.RecoveryReport.Outcome;
@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OverflowRecoveryTest {
   private static final Clock CLOCK =
       Clock.fixed(Instant.parse("2026-03-02T09:00:00Z"), ZoneOffset.UTC);
-  private final List<CompactionReport> journal = new ArrayList<>();
+  private final List<AppliedCompaction> journal = new ArrayList<>();
   private final OverflowRecovery recovery = new OverflowRecovery(CLOCK, journal::add);
 
   private static InMemoryConversation conversation(List<Message> messages) {
@@ -114,7 +114,7 @@ class OverflowRecoveryTest {
     assertThat(c.activeView().id()).isEqualTo("compacted-001");
     assertThat(c.views()).hasSize(2);
     assertThat(journal).hasSize(1);
-    CompactionReport j = journal.get(0);
+    AppliedCompaction j = journal.get(0);
     assertThat(j.trigger()).isEqualTo(Trigger.OVERFLOW);
     assertThat(j.strategy())
         .isEqualTo(n == 1 ? OverflowRecovery.STRATEGY_TRIM : OverflowRecovery.STRATEGY_DROP);
@@ -182,6 +182,50 @@ class OverflowRecoveryTest {
     }
     assertThat(c.activeView()).isSameAs(before);
     assertThat(c.views()).hasSize(1);
+  }
+
+  @Test
+  void hugeOutputInTheFinalStep_isTruncated_headAndTailKept_recoverable_commandNamed() {
+    String output = text("out", 20_000);
+    List<Message> session = new Builder().system("sys", 50).user("u-new", 40).build();
+    List<Message> all = new ArrayList<>(session);
+    all.add(
+        Message.builder(Role.ASSISTANT)
+            .id("call")
+            .toolCalls(
+                List.of(new dev.compactor.core.message.ToolCall("c1", "shell", "cat big.log")))
+            .timestamp(Instant.parse("2026-03-01T11:00:00Z"))
+            .build());
+    all.add(
+        Message.builder(Role.TOOL)
+            .id("out")
+            .toolCallId("c1")
+            .content(output)
+            .timestamp(Instant.parse("2026-03-01T11:00:01Z"))
+            .build());
+    InMemoryConversation c = conversation(all);
+    ScriptedModel model = ScriptedModel.rejectingFirst(1);
+    dev.compactor.core.compaction.fixtures.RecordingArchive archive =
+        new dev.compactor.core.compaction.fixtures.RecordingArchive();
+    PolicyContext ctx =
+        PolicyContext.of(
+            "test/model",
+            100_000,
+            CompressionConfig.builder().counter(CHARS).archive(archive).build());
+
+    RecoveryResult r = recovery.call(c, model, request(c), ctx);
+
+    assertThat(r.report().recovered()).isTrue();
+    assertThat(model.requests).hasSize(2);
+    Message cut = model.requests.get(1).get(3);
+    assertThat(cut.content())
+        .startsWith(output.substring(0, 100))
+        .endsWith(output.substring(output.length() - 100))
+        .contains("of the output of (shell cat big.log)")
+        .contains("saved#1 of out");
+    assertThat(model.requests.get(1).subList(0, 3)).isEqualTo(all.subList(0, 3));
+    assertStrictlyDecreasing(model.sizes());
+    assertThat(c.recover(cut.id())).isNotEmpty();
   }
 
   @Test

@@ -99,6 +99,46 @@ class ContextMeterTest {
     assertThat(ContextMeter.sameModel("openai/gpt-4o", "azure/gpt-4o")).isFalse();
   }
 
+  /** A response stamped the way older clients and imports did: a bare name plus the provider. */
+  private static List<Message> bareStamped(String provider, String model) {
+    List<Message> log = new ArrayList<>();
+    log.add(Message.user("Fix the failing test."));
+    Message r = response(log, "On it.", new Usage(900, 20, 0, 0, 0), model);
+    MessageMetadata md = r.metadata();
+    log.add(
+        r.toBuilder()
+            .metadata(new MessageMetadata(md.model(), provider, md.usage(), md.input(), md.extra()))
+            .build());
+    return log;
+  }
+
+  @Test
+  void anchorsAreKeyedByTheQualifiedModel_neverReusedForAnotherProvider() {
+    List<Message> anthropic = bareStamped("anthropic", "claude-sonnet-4");
+    assertThat(ContextMeter.measureOnce(anthropic, "anthropic/claude-sonnet-4", COUNTER).source())
+        .isEqualTo(Source.ANCHOR);
+    ContextMeasurement other =
+        ContextMeter.measureOnce(anthropic, "openrouter/claude-sonnet-4", COUNTER);
+    assertThat(other.source()).isEqualTo(Source.ESTIMATE);
+    assertThat(other.rejectedReason()).contains("anthropic/claude-sonnet-4");
+    // OpenRouter names its models with a slash of their own.
+    List<Message> openrouter = bareStamped("openrouter", "anthropic/claude-sonnet-4");
+    assertThat(
+            ContextMeter.measureOnce(openrouter, "openrouter/anthropic/claude-sonnet-4", COUNTER)
+                .source())
+        .isEqualTo(Source.ANCHOR);
+    assertThat(ContextMeter.measureOnce(openrouter, "anthropic/claude-sonnet-4", COUNTER).source())
+        .isEqualTo(Source.ESTIMATE);
+    // A bare stamped name of unknown provider never matches a qualified current model.
+    List<Message> unknown = new ArrayList<>();
+    unknown.add(Message.user("hi"));
+    unknown.add(response(unknown, "hello", new Usage(900, 5, 0, 0, 0), "claude-sonnet-4"));
+    assertThat(ContextMeter.measureOnce(unknown, "openrouter/claude-sonnet-4", COUNTER).source())
+        .isEqualTo(Source.ESTIMATE);
+    assertThat(ContextMeter.measureOnce(unknown, "claude-sonnet-4", COUNTER).source())
+        .isEqualTo(Source.ANCHOR);
+  }
+
   @Test
   void zeroUsage_fallsBackToEstimate() {
     List<Message> log = new ArrayList<>();

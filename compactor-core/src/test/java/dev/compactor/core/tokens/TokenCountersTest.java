@@ -11,6 +11,7 @@ import dev.compactor.core.message.Message;
 import dev.compactor.core.message.ReasoningBlock;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
+import dev.compactor.core.model.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -150,10 +151,9 @@ class TokenCountersTest {
                 + O200K.countTokensOrdinary(schema));
     assertThat(c.countToolDefinition("noop", null, null))
         .isEqualTo(7 + O200K.countTokensOrdinary("noop:"));
-    List<ToolDefinition> tools =
+    List<ToolSpec> tools =
         List.of(
-            new ToolDefinition("read_file", "Read a file.", schema),
-            new ToolDefinition("noop", null, null));
+            new ToolSpec("read_file", "Read a file.", schema), new ToolSpec("noop", null, null));
     assertThat(c.countToolDefinitions(tools))
         .isEqualTo(12 + one + c.countToolDefinition("noop", null, null));
     assertThat(c.countToolDefinitions(List.of())).isZero();

@@ -3,8 +3,8 @@ package dev.compactor.log.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionListener;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.wire.json.MessageCodec;
 import dev.compactor.wire.json.MessageFormatException;
 import java.nio.file.Path;
@@ -62,7 +62,7 @@ public final class CompactionJournal implements CompactionListener {
 
   /** Appends the entry for {@code report} ({@link CompactionRecord#of}). */
   @Override
-  public void compacted(CompactionReport report) {
+  public void compacted(AppliedCompaction report) {
     append(CompactionRecord.of(report));
   }
 

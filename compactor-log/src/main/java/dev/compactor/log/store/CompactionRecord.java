@@ -1,6 +1,6 @@
 package dev.compactor.log.store;
 
-import dev.compactor.core.policy.CompactionReport;
+import dev.compactor.core.policy.AppliedCompaction;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -104,7 +104,7 @@ public record CompactionRecord(
    * The entry for what a policy reports: its fields, with {@code duration_ms} and, when there are
    * any, {@code limitations} as extra fields.
    */
-  public static CompactionRecord of(CompactionReport r) {
+  public static CompactionRecord of(AppliedCompaction r) {
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("duration_ms", r.duration().toMillis());
     if (!r.limitations().isEmpty()) {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.core.compaction.OutputArchive;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.AutoCompactor;
 import dev.compactor.core.policy.CompactionOutcome;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.InMemoryMasterLog;
@@ -62,7 +62,7 @@ class AutoCompactorPropertyTest {
 
   private static void replay(Scenario scenario, Stats stats) {
     InMemoryConversation conversation = new InMemoryConversation(new InMemoryMasterLog());
-    List<CompactionReport> journal = new ArrayList<>();
+    List<AppliedCompaction> journal = new ArrayList<>();
     PolicyReplay.ReplayClock clock = new PolicyReplay.ReplayClock();
     AutoCompactor auto = PolicyReplay.policy(conversation, scenario, clock, journal::add);
     PolicyContext ctx = scenario.context(OutputArchive.NONE);

@@ -15,10 +15,10 @@ import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.ReasoningBlock;
 import dev.compactor.core.message.Role;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.AutoCompactor;
 import dev.compactor.core.policy.CompactionListener;
 import dev.compactor.core.policy.CompactionOutcome;
-import dev.compactor.core.policy.CompactionReport;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.policy.Trigger;
 import dev.compactor.core.sample.ConversationGenerator;
@@ -257,7 +257,7 @@ final class PolicyReplay {
   private final Conversation conversation;
   private final Scenario scenario;
   private final Stats stats;
-  private final List<CompactionReport> journal;
+  private final List<AppliedCompaction> journal;
   private final List<Message> expectedMaster = new ArrayList<>();
 
   private static final Pattern KEPT_TAIL = Pattern.compile("kept tail (\\d+) tokens");
@@ -287,7 +287,7 @@ final class PolicyReplay {
    * @param journal the reports the policy's listener received, in order (the caller's list)
    */
   PolicyReplay(
-      Conversation conversation, Scenario scenario, List<CompactionReport> journal, Stats stats) {
+      Conversation conversation, Scenario scenario, List<AppliedCompaction> journal, Stats stats) {
     this.conversation = conversation;
     this.scenario = scenario;
     this.journal = journal;
@@ -446,7 +446,7 @@ final class PolicyReplay {
         .as("one journal entry per compacted view")
         .isEqualTo(journal.size());
     if (outcome instanceof CompactionOutcome.Compacted c) {
-      CompactionReport r = c.report();
+      AppliedCompaction r = c.report();
       assertThat(views).as("views after a compaction").hasSize(viewsBefore + 1);
       assertThat(journal).as("journal after a compaction").hasSize(journalBefore + 1);
       assertThat(journal.get(journal.size() - 1)).isEqualTo(r);

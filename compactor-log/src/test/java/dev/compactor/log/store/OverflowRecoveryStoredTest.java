@@ -106,7 +106,7 @@ class OverflowRecoveryStoredTest {
     }
   }
 
-  private static CompactionRecord record(dev.compactor.core.policy.CompactionReport r) {
+  private static CompactionRecord record(dev.compactor.core.policy.AppliedCompaction r) {
     return new CompactionRecord(
         r.at(),
         r.trigger().wireName(),

@@ -6,7 +6,6 @@ import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.ModelError;
 import dev.compactor.core.model.ModelException;
 import dev.compactor.core.model.NonRetryableModelException;
-import dev.compactor.core.model.OverflowClassifier;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.UnknownModelException;
 import dev.compactor.wire.error.ErrorFields;

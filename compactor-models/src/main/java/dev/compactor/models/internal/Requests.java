@@ -11,6 +11,7 @@ import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.InputFingerprints;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.ToolSpec;
+import dev.compactor.core.tokens.ContextMeter;
 import dev.compactor.wire.json.Json;
 import java.util.List;
 import java.util.Map;
@@ -72,9 +73,12 @@ public final class Requests {
 
   /**
    * The reply as returned to callers: metadata with the answering model, provider, usage,
-   * compaction items and the input fingerprint of the request's messages.
+   * compaction items and the input fingerprint of the request's messages, keyed by the qualified
+   * {@code provider/model} (so a usage anchor is never reused for another provider's model of the
+   * same name).
    *
-   * @param requestedModel the model the request named (the fingerprint's model)
+   * @param requestedModel the model the request named (the fingerprint's model, qualified with the
+   *     provider)
    * @param reportedModel the model the provider named, or null
    */
   public static Message finish(
@@ -94,7 +98,8 @@ public final class Requests {
             Map.of());
     md = ProviderCompaction.withItems(md, items);
     Message m = assembled.toBuilder().role(Role.ASSISTANT).metadata(md).build();
-    return InputFingerprints.stamp(m, request.messages(), requestedModel);
+    return InputFingerprints.stamp(
+        m, request.messages(), ContextMeter.qualify(provider, requestedModel));
   }
 
   /** The partial message of a failed stream: metadata with model and provider only. */

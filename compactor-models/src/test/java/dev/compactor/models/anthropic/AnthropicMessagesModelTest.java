@@ -140,6 +140,8 @@ class AnthropicMessagesModelTest {
             new AppliedEdit("clear_thinking_20251015", 0, 3, 1200));
     assertThat(r.model()).isEqualTo("claude-sonnet-4-5-20250929");
     assertThat(r.message().metadata().provider()).isEqualTo("anthropic");
+    // The usage anchor is keyed by the qualified provider/model.
+    assertThat(r.message().metadata().input().model()).isEqualTo("anthropic/claude-sonnet-4-5");
     assertThat(client().api()).isEqualTo(ModelApi.ANTHROPIC_MESSAGES);
   }
 

@@ -107,7 +107,7 @@ class OpenAiChatCompletionsModelTest {
 
     assertThat(r.message().metadata().input().messageCount()).isEqualTo(history.size());
     assertThat(r.message().metadata().input().digest()).isEqualTo(Digests.prefix(history));
-    assertThat(r.message().metadata().input().model()).isEqualTo("gpt-4o");
+    assertThat(r.message().metadata().input().model()).isEqualTo("openai/gpt-4o");
     history.add(r.message());
     var m = ContextMeter.measureOnce(history, "openai/gpt-4o", TokenCounters.estimate());
     assertThat(m.anchored()).as("measurement %s", m).isTrue();
@@ -230,6 +230,7 @@ class OpenAiChatCompletionsModelTest {
     assertThat(r.message().reasoning()).hasSize(1);
     assertThat(r.message().reasoning().get(0).text()).isEqualTo("2+2=4");
     assertThat(r.message().metadata().provider()).isEqualTo("vllm");
+    assertThat(r.message().metadata().input().model()).startsWith("vllm/");
     assertThat(r.finishReason()).isEqualTo(FinishReason.STOP);
   }
 

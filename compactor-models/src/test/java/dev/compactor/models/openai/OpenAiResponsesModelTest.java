@@ -116,6 +116,7 @@ class OpenAiResponsesModelTest {
     assertThat(item.raw()).containsEntry("created_by", "server");
     assertThat(ProviderCompaction.itemsOf(r.message())).containsExactly(item);
     assertThat(r.message().metadata().model()).isEqualTo("gpt-5-2025-08-07");
+    assertThat(r.message().metadata().input().model()).isEqualTo("openai/gpt-5");
     assertThat(r.responseId()).isEqualTo("resp_1");
   }
 

@@ -1,5 +1,8 @@
 package dev.compactor.replay.cost;
 
+import dev.compactor.core.CompactorException;
+import dev.compactor.core.catalog.ModelPrice;
+import dev.compactor.core.catalog.PriceTable;
 import java.util.Objects;
 
 /**
@@ -21,6 +24,29 @@ public record Price(String model, double inputPerMillion, double outputPerMillio
               + " / "
               + outputPerMillion);
     }
+  }
+
+  /**
+   * The price of {@code model} in {@code table}, with the row that matched.
+   *
+   * @param model the model name, or null for the table's default
+   * @throws CompactorException when nothing in the table prices the model (a table without a
+   *     {@value PriceTable#DEFAULT} row)
+   */
+  public static Price of(PriceTable table, String model) {
+    String entry =
+        table
+            .entry(model)
+            .orElseThrow(
+                () ->
+                    new CompactorException(
+                        "the price table has no price for "
+                            + model
+                            + " and no \""
+                            + PriceTable.DEFAULT
+                            + "\" line"));
+    ModelPrice p = table.find(model).orElseThrow();
+    return new Price(entry, p.input().doubleValue(), p.output().doubleValue());
   }
 
   /** USD for {@code tokens} uncached input tokens. */

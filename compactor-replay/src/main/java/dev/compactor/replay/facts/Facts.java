@@ -3,8 +3,7 @@ package dev.compactor.replay.facts;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.compactor.core.compaction.text.CodeNames;
-import dev.compactor.core.compaction.text.TextFeatures;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.compaction.text.TextFeatures.IdentifierKind;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.ReasoningBlock;
@@ -118,7 +117,7 @@ public final class Facts {
     if (text.isEmpty()) {
       return;
     }
-    TextFeatures.forEachIdentifier(
+    Identifiers.forEachTyped(
         text,
         true,
         (id, kind) -> {
@@ -130,11 +129,11 @@ public final class Facts {
   }
 
   /**
-   * Function and class names (see the class comment), in one pass: the names {@link CodeNames}
-   * finds, the same definition the compaction strategies use to decide what a placeholder or a
-   * checkpoint keeps.
+   * Function and class names (see the class comment), in one pass: the code names {@link
+   * Identifiers#forEachCodeName} finds, the same definition the compaction strategies use to decide
+   * what a placeholder or a checkpoint keeps.
    */
   static void names(String text, Set<String> out) {
-    CodeNames.forEach(text, (name, kind) -> out.add(name));
+    Identifiers.forEachCodeName(text, out::add);
   }
 }

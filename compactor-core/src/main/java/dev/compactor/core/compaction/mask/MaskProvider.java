@@ -5,7 +5,6 @@ import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.text.Identifiers;
-import dev.compactor.core.compaction.text.Mentions;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -29,11 +28,11 @@ import java.util.Set;
  * </pre>
  *
  * <p>A placeholder keeps up to 8 mentions (error names, tests, paths with line numbers, ids; see
- * {@link Mentions}) and up to {@value #DEFAULT_NAMES} code names ({@link
- * dev.compactor.core.compaction.text.CodeNames}: names the output defines first, then the ones it
- * uses most) that the rest of the view does not name: not the messages that stay as they are, not
- * an earlier placeholder of the same batch. An agent that read a file often needs one of its
- * function names again much later; with the name it can search for the rest.
+ * {@link Identifiers#mentions}) and up to {@value #DEFAULT_NAMES} code names ({@link
+ * Identifiers#codeNames}: names the output defines first, then the ones it uses most) that the rest
+ * of the view does not name: not the messages that stay as they are, not an earlier placeholder of
+ * the same batch. An agent that read a file often needs one of its function names again much later;
+ * with the name it can search for the rest.
  *
  * <p>Tool outputs are usually most of an agent's context (about 84 % of the tokens of SWE-agent
  * runs), and the model rarely needs an old one verbatim. Masking all but the last 10 roughly halves
@@ -58,8 +57,9 @@ import java.util.Set;
  * masking runs in batches:
  *
  * <ul>
- *   <li>{@link #shouldCompress} is true only when the context is at or over {@code config.limit()}
- *       (never when the limit is null) and there is something to mask;
+ *   <li>{@link #shouldCompress} is true only when the context is over {@code config.limit()} (a
+ *       view of exactly {@code limit} tokens fits) (never when the limit is null) and there is
+ *       something to mask;
  *   <li>{@link #compress} masks the outputs before a boundary that moves on a grid of {@code batch}
  *       outputs (default 10): with n tool outputs it masks the first {@code ⌊(n − keep_last) /
  *       batch⌋ · batch} of them (except those never masked, below). The boundary depends on n
@@ -149,7 +149,7 @@ public final class MaskProvider implements ContextProvider {
   @Override
   public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
     Options options = Options.of(config);
-    if (config.limit() == null || config.counter().countMessages(messages) < config.limit()) {
+    if (config.limit() == null || config.counter().countMessages(messages) <= config.limit()) {
       return false;
     }
     return !plan(messages, config, options).isEmpty();
@@ -186,9 +186,9 @@ public final class MaskProvider implements ContextProvider {
       Message m = messages.get(i);
       int tokens = counter.countText(m.content());
       String reference = config.archive().save(m, m.content());
-      List<String> mentions = Mentions.of(m.content(), MAX_MENTIONS);
+      List<String> mentions = Identifiers.mentions(m.content(), MAX_MENTIONS);
       named.addAll(mentions);
-      List<String> names = Mentions.names(m.content(), options.names, named);
+      List<String> names = Identifiers.codeNames(m.content(), options.names, named);
       named.addAll(names);
       String placeholder = placeholder(tokens, mentions, names, reference);
       Message masked =

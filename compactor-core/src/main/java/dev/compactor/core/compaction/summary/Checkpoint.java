@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * @param openItems what is still to do or unanswered
  * @param filesToReload files worth reading again, with why
  * @param identifiers identifiers of the summarized span kept verbatim: those the recent messages
- *     rely on (added by verification) and an index of the others (see {@code IdentifierIndex})
+ *     rely on (added by verification) and an index of the others (see {@link
+ *     dev.compactor.core.compaction.text.Identifiers#index})
  */
 public record Checkpoint(
     String objective,

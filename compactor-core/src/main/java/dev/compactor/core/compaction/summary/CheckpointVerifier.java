@@ -1,6 +1,6 @@
 package dev.compactor.core.compaction.summary;
 
-import dev.compactor.core.compaction.text.TextFeatures;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.compaction.text.TextFeatures.IdentifierKind;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.ToolCall;
@@ -39,9 +39,9 @@ final class CheckpointVerifier {
       if (m.uiOnly()) {
         continue;
       }
-      TextFeatures.identifiers(m.content(), true, keptIds);
+      Identifiers.typed(m.content(), true, keptIds);
       for (ToolCall c : m.toolCalls()) {
-        TextFeatures.identifiers(c.arguments(), false, keptIds);
+        Identifiers.typed(c.arguments(), false, keptIds);
       }
     }
     if (keptIds.isEmpty()) {
@@ -52,7 +52,7 @@ final class CheckpointVerifier {
       if (m.uiOnly()) {
         continue;
       }
-      TextFeatures.forEachIdentifier(
+      Identifiers.forEachTyped(
           m.content(),
           true,
           (id, kind) -> {
@@ -61,7 +61,7 @@ final class CheckpointVerifier {
             }
           });
       for (ToolCall c : m.toolCalls()) {
-        TextFeatures.forEachIdentifier(
+        Identifiers.forEachTyped(
             c.arguments(),
             false,
             (id, kind) -> {

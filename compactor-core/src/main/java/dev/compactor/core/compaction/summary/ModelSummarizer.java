@@ -150,7 +150,8 @@ public final class ModelSummarizer implements Summarizer {
     try {
       r = model.chat(request);
     } catch (RuntimeException e) {
-      throw new SummarizationException("summarizer " + name() + " failed: " + e.getMessage(), e);
+      throw new SummarizationException(
+          "summarizer " + name() + " failed: " + SummarizationException.describe(e), e);
     }
     String text = clean(r.text());
     if (text.isBlank()) {

@@ -16,4 +16,21 @@ public class SummarizationException extends CompactorException {
   public SummarizationException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /**
+   * What went wrong, for a message: the exception's message, or — when it has none (a bare {@code
+   * NullPointerException}, an {@code IOException()} from a client) — its type, followed by its
+   * cause's description when there is one.
+   */
+  public static String describe(Throwable e) {
+    String msg = e.getMessage();
+    if (msg != null && !msg.isBlank()) {
+      return msg;
+    }
+    Throwable cause = e.getCause();
+    if (cause != null && cause != e) {
+      return e.getClass().getSimpleName() + " caused by " + describe(cause);
+    }
+    return e.getClass().getName() + " (no message)";
+  }
 }

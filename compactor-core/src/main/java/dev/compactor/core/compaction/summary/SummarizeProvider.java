@@ -3,6 +3,7 @@ package dev.compactor.core.compaction.summary;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.message.Digests;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
@@ -40,7 +41,7 @@ import java.util.Objects;
  * and the checkpoint misses are added to it (see {@code CheckpointVerifier}); then an index of the
  * other identifiers of the span that the new view would no longer name (file paths, function and
  * class names, error names, quoted strings), ranked by use and recency, is added within 5 % of the
- * limit (see {@code IdentifierIndex}).
+ * limit (see {@link Identifiers#index}).
  *
  * <p>With a limit, the view always aims to fit {@code config.limit()}: the tail shrinks first
  * (older steps are summarized into the checkpoint, carrying it forward), then the checkpoint is cut
@@ -98,10 +99,13 @@ public final class SummarizeProvider implements ContextProvider {
     return summarizer;
   }
 
-  /** True when there is a limit and the messages reach it. */
+  /**
+   * True when there is a limit and the messages exceed it. A view of exactly {@code limit} tokens
+   * fits, as {@link #compress} judges it when it fits its tail and checkpoint to the limit.
+   */
   @Override
   public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
-    return config.limit() != null && config.counter().countMessages(messages) >= config.limit();
+    return config.limit() != null && config.counter().countMessages(messages) > config.limit();
   }
 
   /** True for a checkpoint message this strategy wrote ({@code metadata.extra.checkpoint}). */
@@ -312,14 +316,15 @@ public final class SummarizeProvider implements ContextProvider {
 
     // The identifier index: names of the span that neither the checkpoint nor the kept messages
     // name, within a share of the limit and never pushing the checkpoint over it.
-    long indexBudget = IdentifierIndex.DEFAULT_TOKENS;
+    long indexBudget = Identifiers.INDEX_DEFAULT_TOKENS;
     if (limit != null) {
       indexBudget =
           Math.min(
-              Math.round(IdentifierIndex.LIMIT_SHARE * limit),
+              Math.round(Identifiers.INDEX_LIMIT_SHARE * limit),
               limit - fixed - counter.countMessage(cpMsg));
     }
-    List<String> index = IdentifierIndex.build(cp, coveredMsgs, kept, indexBudget, counter);
+    List<String> index =
+        Identifiers.index(cp.identifiers(), cp.render(), coveredMsgs, kept, indexBudget, counter);
     if (!index.isEmpty()) {
       List<String> ids = new ArrayList<>(cp.identifiers());
       ids.addAll(index);
@@ -448,7 +453,7 @@ public final class SummarizeProvider implements ContextProvider {
               + " failed on "
               + input.size()
               + " messages: "
-              + e.getMessage(),
+              + SummarizationException.describe(e),
           e);
     }
     if (cp == null || cp.isEmpty()) {
@@ -566,8 +571,11 @@ public final class SummarizeProvider implements ContextProvider {
   }
 
   /**
-   * The checkpoint message cut to at most {@code available} tokens: the first lines (about 70 %)
-   * and the last lines (about 30 %) of the rendered checkpoint around {@link #CUT_MARKER}.
+   * The checkpoint message cut to at most {@code available} tokens, section by section: every
+   * heading stays, a section that fits its share stays whole (small sections first, their unused
+   * share going to the others), and a longer one keeps the head (about 70 %) and the tail (about 30
+   * %) of its text around a {@link #CUT_MARKER} line, so a long one-paragraph objective keeps its
+   * beginning and its end rather than being dropped.
    */
   private Message cut(
       Checkpoint cp,
@@ -577,35 +585,12 @@ public final class SummarizeProvider implements ContextProvider {
       Instant ts,
       long available,
       TokenCounter counter) {
-    String[] lines = cp.render().split("\n");
     Message frame = checkpointMessage(cp, src, coveredIdx, pinnedIdx, ts, CUT_MARKER);
     long budget = available - counter.countMessage(frame);
-    int[] lineTokens = new int[lines.length];
-    for (int i = 0; i < lines.length; i++) {
-      lineTokens[i] = counter.countText(lines[i] + "\n");
-    }
-    for (int attempt = 0; attempt < 4 && budget > 0; attempt++) {
-      long headBudget = (long) (budget * 0.7);
-      long tailBudget = budget - headBudget;
-      int h = 0;
-      long used = 0;
-      while (h < lines.length && used + lineTokens[h] <= headBudget) {
-        used += lineTokens[h++];
-      }
-      int t = lines.length;
-      used = 0;
-      while (t > h && used + lineTokens[t - 1] <= tailBudget) {
-        used += lineTokens[--t];
-      }
-      StringBuilder body = new StringBuilder();
-      for (int i = 0; i < h; i++) {
-        body.append(lines[i]).append('\n');
-      }
-      body.append(CUT_MARKER);
-      for (int i = t; i < lines.length; i++) {
-        body.append('\n').append(lines[i]);
-      }
-      Message m = checkpointMessage(cp, src, coveredIdx, pinnedIdx, ts, body.toString());
+    List<String[]> sections = sections(cp.render());
+    for (int attempt = 0; attempt < 6 && budget > 0; attempt++) {
+      String body = fitSections(sections, budget, counter);
+      Message m = checkpointMessage(cp, src, coveredIdx, pinnedIdx, ts, body);
       int over = counter.countMessage(m) - (int) available;
       if (over <= 0) {
         return m;
@@ -626,6 +611,135 @@ public final class SummarizeProvider implements ContextProvider {
             coveredIdx,
             ts);
     return counter.countMessage(compact) < counter.countMessage(frame) ? compact : frame;
+  }
+
+  /** The rendered checkpoint as (heading line, body text) pairs, in order. */
+  static List<String[]> sections(String rendered) {
+    List<String[]> out = new ArrayList<>();
+    String heading = null;
+    StringBuilder body = new StringBuilder();
+    for (String line : rendered.split("\n", -1)) {
+      if (line.startsWith("## ")) {
+        if (heading != null || body.length() > 0) {
+          out.add(new String[] {heading == null ? "" : heading, body.toString().strip()});
+        }
+        heading = line;
+        body.setLength(0);
+      } else {
+        body.append(line).append('\n');
+      }
+    }
+    if (heading != null || body.length() > 0) {
+      out.add(new String[] {heading == null ? "" : heading, body.toString().strip()});
+    }
+    return out;
+  }
+
+  /**
+   * The sections within about {@code budget} tokens: headings always, bodies within shares of what
+   * is left (see {@link #cut}).
+   */
+  static String fitSections(List<String[]> sections, long budget, TokenCounter counter) {
+    int n = sections.size();
+    long[] bodyTokens = new long[n];
+    long remaining = budget;
+    for (int i = 0; i < n; i++) {
+      remaining -= counter.countText(sections.get(i)[0] + "\n") + 1;
+      bodyTokens[i] = counter.countText(sections.get(i)[1]);
+    }
+    long marker = counter.countText(CUT_MARKER + "\n") + 1;
+    boolean[] whole = new boolean[n];
+    int open = n;
+    boolean changed = true;
+    while (changed && open > 0) {
+      changed = false;
+      long share = Math.max(0, remaining) / open;
+      for (int i = 0; i < n; i++) {
+        if (!whole[i] && bodyTokens[i] <= share) {
+          whole[i] = true;
+          remaining -= bodyTokens[i];
+          open--;
+          changed = true;
+        }
+      }
+    }
+    long share = open == 0 ? 0 : Math.max(0, remaining) / open;
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      String[] sec = sections.get(i);
+      if (!sec[0].isEmpty()) {
+        sb.append(sec[0]).append('\n');
+      }
+      sb.append(whole[i] ? sec[1] : clip(sec[1], share - marker, counter)).append("\n\n");
+    }
+    return sb.toString().stripTrailing();
+  }
+
+  /**
+   * {@code text} within about {@code tokens} tokens: its head (70 %) and tail (30 %), cut at
+   * whitespace where there is some, around a {@link #CUT_MARKER} line; the marker alone when
+   * nothing fits.
+   */
+  static String clip(String text, long tokens, TokenCounter counter) {
+    int total = counter.countText(text);
+    if (total <= tokens) {
+      return text;
+    }
+    if (tokens <= 0) {
+      return CUT_MARKER;
+    }
+    int len = text.length();
+    double charsPerToken = len / (double) Math.max(1, total);
+    double scale = 1.0;
+    for (int attempt = 0; attempt < 6; attempt++) {
+      int headChars = (int) (0.7 * tokens * charsPerToken * scale);
+      int tailChars = (int) (0.3 * tokens * charsPerToken * scale);
+      int headEnd = wordEnd(text, Math.min(len, headChars));
+      int tailStart = wordStart(text, Math.max(headEnd, len - tailChars));
+      String head = text.substring(0, headEnd).stripTrailing();
+      String tail = text.substring(tailStart).stripLeading();
+      if (counter.countText(head) + counter.countText(tail) <= tokens || attempt == 5) {
+        StringBuilder sb = new StringBuilder();
+        if (!head.isEmpty()) {
+          sb.append(head).append('\n');
+        }
+        sb.append(CUT_MARKER);
+        if (!tail.isEmpty()) {
+          sb.append('\n').append(tail);
+        }
+        return sb.toString();
+      }
+      scale *= 0.8;
+    }
+    return CUT_MARKER;
+  }
+
+  /** The last whitespace at or before {@code i} (past the first fifth of it), else {@code i}. */
+  private static int wordEnd(String text, int i) {
+    for (int j = i; j > i * 4 / 5; j--) {
+      if (j < text.length() && Character.isWhitespace(text.charAt(j))) {
+        return j;
+      }
+    }
+    return safe(text, i);
+  }
+
+  /** The first whitespace at or after {@code i} (within a fifth of the rest), else {@code i}. */
+  private static int wordStart(String text, int i) {
+    int limit = i + (text.length() - i) / 5;
+    for (int j = i; j < limit; j++) {
+      if (Character.isWhitespace(text.charAt(j))) {
+        return j;
+      }
+    }
+    return safe(text, i);
+  }
+
+  private static int safe(String text, int i) {
+    if (i > 0 && i < text.length() && Character.isLowSurrogate(text.charAt(i))) {
+      return i - 1;
+    }
+    return i;
   }
 
   /** {@value #KEEP_RECENT_TOKENS} from extraConfig: a whole number of tokens >= 0. */

@@ -24,11 +24,11 @@ import java.util.function.BiConsumer;
  * call ids ({@code call_…}, {@code toolu_…}) are left out: they carry no information about the
  * work. One pass, no regular expressions; stateless and thread-safe.
  */
-public final class CodeNames {
+final class CodeNames {
   private CodeNames() {}
 
   /** What makes a word a name, in order of how much it says about the code. */
-  public enum Kind {
+  enum Kind {
     DEFINED,
     CALLED,
     CAMEL,
@@ -119,7 +119,7 @@ public final class CodeNames {
    * @param text never null
    * @param sink receives each name and why it is one
    */
-  public static void forEach(String text, BiConsumer<String, Kind> sink) {
+  static void forEach(String text, BiConsumer<String, Kind> sink) {
     int n = text.length();
     int i = 0;
     boolean afterDefiner = false; // "def", "class", … then only spaces up to here

@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
  * is classified with string checks, small patterns running only on tokens that pass them (the
  * masking of a long session reads megabytes). Stateless and thread-safe.
  */
-public final class Mentions {
+final class Mentions {
   /** The longest mention kept, in characters. */
-  public static final int MAX_LENGTH = 80;
+  static final int MAX_LENGTH = 80;
 
   static final int WINDOW = 20_000;
 
@@ -69,7 +69,7 @@ public final class Mentions {
   private Mentions() {}
 
   /** At most {@code max} identifiers named in {@code text}, most useful kinds first. */
-  public static List<String> of(String text, int max) {
+  static List<String> of(String text, int max) {
     List<List<String>> found = new ArrayList<>();
     for (int k = 0; k < Kind.values().length; k++) {
       found.add(new ArrayList<>());
@@ -97,7 +97,7 @@ public final class Mentions {
    * occurrence. Read like {@link #of}: the first and last {@value #WINDOW} characters of a long
    * text.
    */
-  public static List<String> names(String text, int max, Set<String> exclude) {
+  static List<String> names(String text, int max, Set<String> exclude) {
     if (max <= 0) {
       return List.of();
     }

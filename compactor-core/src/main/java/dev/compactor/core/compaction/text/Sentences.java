@@ -12,6 +12,11 @@ import java.util.List;
  * note, warning), length (under 10 characters -1, under 50 +0.3, over 200 -0.2), and once each: a
  * decision +2, a conclusion +1.5, a commitment +1.5, an action result +1, a file path +1, a URL
  * +0.5, an error word +1.5.
+ *
+ * <p>The phrase lists follow gptme's, widened to common decision ("we'll use", "the solution is"),
+ * conclusion ("confirmed that", "turns out"), next-step ("Next steps:", "Action items") and result
+ * ("merged", "deployed", "verified") phrasing; polite filler ("Let me take a look at that for you")
+ * is not a commitment.
  */
 public final class Sentences {
   private Sentences() {}
@@ -49,8 +54,19 @@ public final class Sentences {
           "instead of",
           "rather than",
           "we should use",
+          "we'll use",
+          "we will use",
+          "i'll use",
+          "let's use",
+          "let's go with",
+          "we'll go with",
           "i prefer",
-          "the plan is");
+          "the plan is",
+          "the solution is",
+          "the fix is",
+          "the approach is",
+          "agreed to",
+          "we agreed");
   private static final List<String> CONCLUSION_WORDS =
       List.of(
           "therefore",
@@ -66,7 +82,16 @@ public final class Sentences {
           "the cause",
           "caused by",
           "root cause",
-          "explains");
+          "explains",
+          "confirmed that",
+          "this confirms",
+          "turns out",
+          "the problem is",
+          "the problem was",
+          "the issue is",
+          "the issue was",
+          "the answer is",
+          "the solution is");
   private static final List<String> COMMITMENT_WORDS =
       List.of(
           "i will",
@@ -76,9 +101,12 @@ public final class Sentences {
           "next i",
           "next, i",
           "next step",
+          "next steps",
+          "action item",
+          "action items",
+          "follow up on",
           "i am going to",
           "i'm going to",
-          "let me",
           "i need to",
           "we need to",
           "must",
@@ -102,6 +130,12 @@ public final class Sentences {
           "works now",
           "now works",
           "green",
+          "merged",
+          "deployed",
+          "released",
+          "shipped",
+          "confirmed",
+          "verified",
           "as a result");
   private static final List<String> ERROR_WORD_WORDS =
       List.of(
@@ -125,6 +159,8 @@ public final class Sentences {
           "next, i",
           "next step",
           "next steps",
+          "action item",
+          "action items",
           "still fail",
           "still fails",
           "still failing",

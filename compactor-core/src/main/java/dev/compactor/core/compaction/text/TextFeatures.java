@@ -305,7 +305,7 @@ public final class TextFeatures {
    *
    * @return identifier to kind, in order of first appearance
    */
-  public static Map<String, IdentifierKind> identifiers(String text) {
+  static Map<String, IdentifierKind> identifiers(String text) {
     Map<String, IdentifierKind> out = new LinkedHashMap<>();
     identifiers(text, true, out);
     return out;
@@ -318,7 +318,7 @@ public final class TextFeatures {
    * @param quoted whether to look for quoted strings (off for JSON arguments, whose quoted keys and
    *     values are noise)
    */
-  public static void identifiers(String text, boolean quoted, Map<String, IdentifierKind> sink) {
+  static void identifiers(String text, boolean quoted, Map<String, IdentifierKind> sink) {
     forEachIdentifier(text, quoted, (id, kind) -> add(sink, id, kind));
   }
 
@@ -327,7 +327,7 @@ public final class TextFeatures {
    *
    * @param quoted whether to look for quoted strings
    */
-  public static void forEachIdentifier(
+  static void forEachIdentifier(
       String text, boolean quoted, BiConsumer<String, IdentifierKind> sink) {
     int n = text.length();
     int i = 0;

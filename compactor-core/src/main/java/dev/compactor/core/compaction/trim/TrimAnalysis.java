@@ -51,6 +51,15 @@ final class TrimAnalysis {
   /** Phase 3: older assistant prose, oldest first. */
   final List<Integer> prose;
 
+  /**
+   * Phase 4: tool outputs that alone exceed the limit, the final step's included (not pinned, not
+   * in the head, not the results of a pending call), largest first; empty without a limit.
+   */
+  final List<Integer> oversized;
+
+  /** The tokens phase 4 allows an oversized output: {@code min(maxToolResultTokens, limit / 2)}. */
+  final int oversizedAllowed;
+
   TrimAnalysis(List<Message> messages, CompressionConfig config) {
     this.messages = messages;
     TokenCounter counter = config.counter();
@@ -112,20 +121,39 @@ final class TrimAnalysis {
       } else if (m.role() == Role.ASSISTANT
           && n - 1 - i >= RECENT_DISTANCE
           && !m.hasToolCalls()
-          && m.reasoning().isEmpty()
+          && !hasThinking(m)
           && tokens[i] > EXTRACTIVE_MIN_TOKENS
           && !TrimProvider.EXTRACTIVE.equals(
               m.metadata().extra().get(TrimProvider.COMPACTED_KEY))) {
         proseCandidates.add(i);
       }
     }
+    List<Integer> oversizedCandidates = new ArrayList<>();
+    Integer limit = config.limit();
+    int end = pending >= 0 ? pending : n;
+    if (limit != null) {
+      for (int i = keepHead; i < end; i++) {
+        Message m = messages.get(i);
+        if (m.role() == Role.TOOL && !m.pinned() && !m.uiOnly() && tokens[i] > limit) {
+          oversizedCandidates.add(i);
+        }
+      }
+      oversizedCandidates.sort(
+          Comparator.comparingInt((Integer i) -> -tokens[i]).thenComparing(i -> i));
+    }
+    oversized = List.copyOf(oversizedCandidates);
+    oversizedAllowed =
+        limit == null ? 0 : Math.max(1, Math.min(config.maxToolResultTokens(), limit / 2));
     stale = staleOf(staleCandidates);
     largeCandidates.sort(Comparator.comparingInt((Integer i) -> -tokens[i]).thenComparing(i -> i));
     large = List.copyOf(largeCandidates);
     prose = List.copyOf(proseCandidates);
   }
 
-  /** Index of the last assistant message when some of its calls still await results, else -1. */
+  /**
+   * Index of the last assistant message with calls when some of them still await results (whatever
+   * messages follow it), else -1.
+   */
   private static int pendingCallIndex(List<Message> messages, int caller) {
     if (caller < 0) {
       return -1;
@@ -139,10 +167,9 @@ final class TrimAnalysis {
       if (m.uiOnly()) {
         continue;
       }
-      if (m.role() != Role.TOOL) {
-        return -1; // the conversation went on: not a pending turn
+      if (m.role() == Role.TOOL) {
+        open.remove(m.toolCallId()); // whatever came in between, a result answers its call
       }
-      open.remove(m.toolCallId());
     }
     return open.isEmpty() ? -1 : caller;
   }
@@ -205,6 +232,23 @@ final class TrimAnalysis {
       }
     }
     return false;
+  }
+
+  /** An opening {@code <think>} or {@code <thinking>} tag, as gptme and local models write them. */
+  private static final java.util.regex.Pattern INLINE_THINKING =
+      java.util.regex.Pattern.compile("<think(?:ing)?>");
+
+  /**
+   * Whether {@code m} carries reasoning: reasoning blocks, or inline {@code <think>}/{@code
+   * <thinking>} blocks in its text (imported gptme content keeps them inline). Such a message is
+   * never rewritten, so its reasoning is never broken and never counted as savings.
+   */
+  static boolean hasThinking(Message m) {
+    if (!m.reasoning().isEmpty()) {
+      return true;
+    }
+    String c = m.content();
+    return c.indexOf("<think") >= 0 && INLINE_THINKING.matcher(c).find();
   }
 
   /** Tokens of a message's content alone (its count minus the count of the empty message). */

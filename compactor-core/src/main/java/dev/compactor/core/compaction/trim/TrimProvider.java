@@ -4,7 +4,6 @@ import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.text.Identifiers;
-import dev.compactor.core.compaction.text.Mentions;
 import dev.compactor.core.message.Digests;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
@@ -41,15 +40,23 @@ import java.util.stream.IntStream;
  *       boundaries; the middle is saved through {@link CompressionConfig#archive()} and replaced by
  *       a marker naming the tokens and lines removed and the recovery reference.
  *   <li><b>Extractive compression</b> (phase 3): assistant messages at least 3 from the end, above
- *       1,000 tokens, without tool calls and without reasoning blocks keep their best {@code max(2,
- *       int(0.7 n))} sentences, with code blocks, headings and line breaks intact.
+ *       1,000 tokens, without tool calls and without reasoning (reasoning blocks, or inline {@code
+ *       <think>}/{@code <thinking>} blocks as imported gptme content has them) keep their best
+ *       {@code max(2, int(0.7 n))} sentences, with code blocks, headings and line breaks intact.
+ *   <li><b>Outputs larger than the limit</b> (phase 4): a tool result that alone exceeds {@code
+ *       config.limit()} can never fit, so it is truncated like phase 2 (to {@code
+ *       min(maxToolResultTokens, limit / 2)}) even in the final step; pinned outputs and the
+ *       results of a pending call excepted.
  * </ol>
  *
+ * <p>Every truncation marker names the tool call whose output it cut (name and arguments, clipped)
+ * and the recovery reference of the removed middle.
+ *
  * <p>Never touched: pinned messages, the first {@code keepHead} messages, the newest user message,
- * the final step (the last assistant or user message and the tool results after it), a pending tool
- * call and its results, reasoning blocks (a message with reasoning is never rewritten), {@code
- * uiOnly} messages. The reasoning-strip age threshold of {@link CompressionConfig} is not
- * supported: retained thinking is never rewritten.
+ * the final step (the last assistant or user message and the tool results after it, but for phase
+ * 4), a pending tool call and its results, reasoning blocks (a message with reasoning is never
+ * rewritten), {@code uiOnly} messages. The reasoning-strip age threshold of {@link
+ * CompressionConfig} is not supported: retained thinking is never rewritten.
  *
  * <p>The target is {@code limit × trimTargetRatio}. Without a limit (a manual {@code /compact
  * trim}) every phase is applied fully. A target that cannot be reached is reported in {@link
@@ -95,10 +102,14 @@ public final class TrimProvider implements ContextProvider {
     return NAME;
   }
 
-  /** True when there is a limit and the messages reach it. */
+  /**
+   * True when there is a limit and the messages exceed it. A view of exactly {@code limit} tokens
+   * fits: {@link #compress} with {@code trimTargetRatio} 1.0 leaves it as it is, so the two agree
+   * at the boundary.
+   */
   @Override
   public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
-    return config.limit() != null && config.counter().countMessages(messages) >= config.limit();
+    return config.limit() != null && config.counter().countMessages(messages) > config.limit();
   }
 
   @Override
@@ -150,17 +161,27 @@ public final class TrimProvider implements ContextProvider {
             a.large,
             i -> a.tokens[i] - keptPerCut,
             i -> Truncation.cut(source.get(i).content(), config.maxToolResultTokens(), counter),
-            (i, m, cut) -> truncate(m, cut, a.tokens[i], config));
+            (i, m, cut) -> truncate(m, cut, a.tokens[i], config, a.calls.get(m.toolCallId())));
     long[] extracts =
         run.phase(
             a.prose,
             i -> (long) (a.tokens[i] * (1 - EXTRACTIVE_RATIO)),
             i -> ExtractiveCompression.compress(source.get(i).content(), EXTRACTIVE_RATIO),
             (i, m, c) -> extract(m, c, config));
+    // Phase 4: an output that alone exceeds the limit can never fit, wherever it is (the final
+    // step's included): head and tail kept, the middle recoverable, the command named.
+    long[] oversized =
+        run.phase(
+            a.oversized,
+            i -> a.tokens[i] - keptOf(a.oversizedAllowed),
+            i -> Truncation.cut(source.get(i).content(), a.oversizedAllowed, counter),
+            (i, m, cut) -> truncate(m, cut, a.tokens[i], config, a.calls.get(m.toolCallId())));
     int stubbed = (int) stubs[0];
     long stubbedTokens = stubs[1];
     int truncated = (int) cuts[0];
     long truncatedTokens = cuts[1];
+    int cutOversized = (int) oversized[0];
+    long oversizedTokens = oversized[1];
     int compressed = (int) extracts[0];
     long compressedTokens = extracts[1];
     long total = run.total;
@@ -177,6 +198,13 @@ public final class TrimProvider implements ContextProvider {
               + " large tool outputs truncated to head and tail ("
               + truncatedTokens
               + " tokens)");
+    }
+    if (cutOversized > 0) {
+      limitations.add(
+          cutOversized
+              + " tool outputs larger than the limit on their own truncated to head and tail ("
+              + oversizedTokens
+              + " tokens), the final step's included");
     }
     if (compressed > 0) {
       limitations.add(
@@ -197,14 +225,15 @@ public final class TrimProvider implements ContextProvider {
               + config.trimTargetRatio()
               + "); nothing else may be trimmed without touching protected messages");
     }
-    List<Message> result = stubbed + truncated + compressed == 0 ? source : Arrays.asList(out);
+    List<Message> result =
+        stubbed + truncated + compressed + cutOversized == 0 ? source : Arrays.asList(out);
     return new TrimOutcome(
         CompactionResult.of(source, result, limitations, provenance),
         a.total,
         total,
         target,
         stubbed,
-        truncated,
+        truncated + cutOversized,
         compressed);
   }
 
@@ -233,7 +262,22 @@ public final class TrimProvider implements ContextProvider {
     for (int i : a.prose) {
       saved += (long) (a.tokens[i] * (1 - EXTRACTIVE_RATIO));
     }
+    boolean[] cut = new boolean[messages.size()];
+    for (int i : a.large) {
+      cut[i] = true;
+    }
+    for (int i : a.oversized) {
+      if (!stale[i] && !cut[i]) {
+        large++;
+        saved += Math.max(0, a.tokens[i] - keptOf(a.oversizedAllowed));
+      }
+    }
     return new SavingsEstimate(a.total, saved, a.stale.size(), large, a.prose.size());
+  }
+
+  /** Estimated tokens of an output truncated to {@code allowed} tokens, marker included. */
+  private static long keptOf(int allowed) {
+    return (long) (allowed * (Truncation.HEAD_SHARE + Truncation.TAIL_SHARE)) + MARKER_TOKENS;
   }
 
   private static boolean reached(long total, Integer target) {
@@ -397,12 +441,12 @@ public final class TrimProvider implements ContextProvider {
         }
       }
       List<String> mentions = new ArrayList<>();
-      for (String mention : Mentions.of(text, STUB_MENTIONS)) {
+      for (String mention : Identifiers.mentions(text, STUB_MENTIONS)) {
         if (named.add(mention)) {
           mentions.add(mention);
         }
       }
-      List<String> codeNames = Mentions.names(text, STUB_NAMES, named);
+      List<String> codeNames = Identifiers.codeNames(text, STUB_NAMES, named);
       named.addAll(codeNames);
       StringBuilder sb = new StringBuilder();
       if (!mentions.isEmpty()) {
@@ -434,7 +478,7 @@ public final class TrimProvider implements ContextProvider {
   }
 
   private static Message truncate(
-      Message m, Truncation.Cut cut, int messageTokens, CompressionConfig config) {
+      Message m, Truncation.Cut cut, int messageTokens, CompressionConfig config, ToolCall call) {
     int contentTokens = TrimAnalysis.contentTokens(m, messageTokens, config.counter());
     int removedTokens = Math.max(1, contentTokens - cut.headTokens() - cut.tailTokens());
     String ref = config.archive().save(m, cut.removed());
@@ -451,9 +495,11 @@ public final class TrimProvider implements ContextProvider {
         .append(cut.lastRemovedLine())
         .append(" of ")
         .append(cut.totalLines())
-        .append("); ")
-        .append(ref)
-        .append(" ...]");
+        .append(')');
+    if (call != null) {
+      sb.append(" of the output of").append(describe(call));
+    }
+    sb.append("; ").append(ref).append(" ...]");
     if (!cut.tail().isEmpty()) {
       sb.append('\n').append(cut.tail());
     }

@@ -187,6 +187,31 @@ class ModelSummarizerTest {
   }
 
   @Test
+  void modelErrorWithoutAMessage_namesTheExceptionType() {
+    FakeModel m = new FakeModel();
+    m.answer =
+        () -> {
+          throw new IllegalStateException();
+        };
+    assertThatThrownBy(() -> summarizer(m, 200_000).summarize(session(), null, null))
+        .isInstanceOf(SummarizationException.class)
+        .hasMessageContaining("java.lang.IllegalStateException (no message)")
+        .hasMessageNotContaining("null");
+    Summarizer broken =
+        (covered, previous, instructions) -> {
+          throw new NullPointerException();
+        };
+    assertThatThrownBy(
+            () ->
+                new SummarizeProvider(broken)
+                    .compress(
+                        session(), CompressionConfig.builder().counter(CHARS).limit(50).build()))
+        .isInstanceOf(SummarizationException.class)
+        .hasMessageContaining("NullPointerException")
+        .hasMessageNotContaining(": null");
+  }
+
+  @Test
   void smallWindow_shrinksOutputAndReserve() {
     FakeModel m = new FakeModel();
     ModelSummarizer s = summarizer(m, 8192);

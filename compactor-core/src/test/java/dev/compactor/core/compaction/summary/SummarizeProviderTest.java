@@ -7,6 +7,7 @@ import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ViewBuilder;
 import dev.compactor.core.compaction.fixtures.Conv;
+import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -375,6 +376,41 @@ class SummarizeProviderTest {
   }
 
   @Test
+  void aCutCheckpoint_keepsHeadAndTailOfEachSection_aLongObjectiveIsNotDroppedWhole() {
+    String objective =
+        "OBJECTIVE-START migrate the billing service to the new ledger. "
+            + "Keep every invoice total exact to the cent. ".repeat(300)
+            + "OBJECTIVE-END report back in the ticket BILL-42.";
+    Summarizer verbose =
+        (covered, previous, instr) ->
+            new Checkpoint(
+                objective,
+                List.of("DECISION use BigDecimal"),
+                "STATE-START " + "Reading the ledger adapter. ".repeat(300) + "STATE-END",
+                List.of("OPEN write the migration test"),
+                List.of(),
+                List.of());
+    List<Message> m = agentLog(20);
+    long fixed = COUNTER.countMessage(m.get(0)) + COUNTER.countMessage(last(m)) + 3;
+    CompactionResult r =
+        new SummarizeProvider(verbose).compress(m, config((int) fixed + 400, 0).build());
+    Message cp = checkpointOf(r);
+    assertThat(COUNTER.countMessage(cp)).isLessThanOrEqualTo(400);
+    assertThat(cp.content())
+        .contains("OBJECTIVE-START migrate the billing service")
+        .contains("OBJECTIVE-END report back in the ticket BILL-42.")
+        .contains("STATE-START")
+        .contains("STATE-END")
+        .contains("DECISION use BigDecimal")
+        .contains("OPEN write the migration test")
+        .contains("## Objective", "## Key Decisions", "## Current State", "## Open Items")
+        .contains(SummarizeProvider.CUT_MARKER);
+    Checkpoint parsed = Checkpoint.parse(cp.content().substring(cp.content().indexOf("## ")));
+    assertThat(parsed.objective()).startsWith("OBJECTIVE-START").endsWith("BILL-42.");
+    assertThat(tokens(r.messages())).isLessThanOrEqualTo(fixed + 400);
+  }
+
+  @Test
   void verification_addsTheIdentifiersTheTailReliesOn_andSaysSo() {
     Summarizer terse =
         (covered, previous, instr) ->
@@ -462,7 +498,7 @@ class SummarizeProviderTest {
     String section = checkpointOf(r).content();
     section = section.substring(section.indexOf("## Identifiers"));
     assertThat(COUNTER.countText(section))
-        .isLessThanOrEqualTo((int) (IdentifierIndex.LIMIT_SHARE * limit));
+        .isLessThanOrEqualTo((int) (Identifiers.INDEX_LIMIT_SHARE * limit));
     assertThat(tokens(r.messages())).isLessThanOrEqualTo(limit);
 
     // a second summary ranks the earlier index like any other text of its span
@@ -534,11 +570,11 @@ class SummarizeProviderTest {
   }
 
   @Test
-  void shouldCompress_onlyWithALimitThatIsReached() {
+  void shouldCompress_onlyWithALimitThatIsExceeded() {
     List<Message> m = agentLog(3);
     SummarizeProvider p = new SummarizeProvider();
     assertThat(p.shouldCompress(m, config(null, 0).build())).isFalse();
-    assertThat(p.shouldCompress(m, config((int) tokens(m), 0).build())).isTrue();
-    assertThat(p.shouldCompress(m, config((int) tokens(m) + 1, 0).build())).isFalse();
+    assertThat(p.shouldCompress(m, config((int) tokens(m) - 1, 0).build())).isTrue();
+    assertThat(p.shouldCompress(m, config((int) tokens(m), 0).build())).isFalse();
   }
 }

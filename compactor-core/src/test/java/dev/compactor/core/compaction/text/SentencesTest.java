@@ -72,6 +72,34 @@ class SentencesTest {
   }
 
   @Test
+  void score_recognisesCommonDecisionConclusionNextStepAndResultPhrasing() {
+    double base = Sentences.score(PLAIN, 5, 10);
+    assertThat(Sentences.score("We'll use the clouds over the hills for the weather map", 5, 10))
+        .isGreaterThanOrEqualTo(base + 2.0);
+    assertThat(Sentences.score("The solution is clouds over the hills in the weather map", 5, 10))
+        .isGreaterThanOrEqualTo(base + 2.0);
+    assertThat(Sentences.score("We confirmed that clouds drift over the hills today", 5, 10))
+        .isGreaterThanOrEqualTo(base + 1.5);
+    assertThat(Sentences.score("Next steps: draw the clouds over the hills in the map", 5, 10))
+        .isGreaterThanOrEqualTo(base + 1.5);
+    assertThat(Sentences.score("Action items for the clouds over the hills in the map", 5, 10))
+        .isGreaterThanOrEqualTo(base + 1.5);
+    assertThat(Sentences.score("Merged the clouds over the hills into the weather map", 5, 10))
+        .isGreaterThanOrEqualTo(base + 1.0);
+    assertThat(Sentences.isDecision("We'll use BigDecimal for every total.")).isTrue();
+    assertThat(Sentences.isOpenItem("Action items: write the migration test.")).isTrue();
+    assertThat(Sentences.isActionResult("Merged the pull request.")).isTrue();
+  }
+
+  @Test
+  void score_politeFiller_isNotACommitment() {
+    String filler = "Let me take a look at that for you";
+    assertThat(Sentences.score(filler, 5, 10)).isCloseTo(0.3, within(1e-9)); // length only
+    assertThat(Sentences.isOpenItem(filler)).isFalse();
+    assertThat(Sentences.isDecision(filler)).isFalse();
+  }
+
+  @Test
   void score_actionResultOne_filePathOne_urlHalf_errorWordOneAndAHalfPlusKeyTerm() {
     double base = Sentences.score(PLAIN, 5, 10);
     assertThat(Sentences.score("The clouds were updated over the hills for the weather", 5, 10))

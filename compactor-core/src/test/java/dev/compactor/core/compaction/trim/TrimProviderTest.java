@@ -328,6 +328,27 @@ class TrimProviderTest {
     assertThat(r.messages()).isEqualTo(m);
   }
 
+  @Test
+  void inlineThinkBlocks_areReasoning_neverRewritten_neverCountedAsSavings() {
+    // gptme keeps the model's <think> text inline in the assistant message.
+    String prose = "This is a test sentence with some words. ".repeat(200);
+    for (String tag : List.of("think", "thinking")) {
+      List<Message> m =
+          new Conv()
+              .system("sys")
+              .user("go")
+              .assistant(
+                  "<" + tag + ">\nThe user wants a plan. " + prose + "\n</" + tag + ">\n" + prose)
+              .assistant("a")
+              .assistant("b")
+              .user("c")
+              .build();
+      CompressionConfig c = config(null).build();
+      assertThat(trim.compress(m, c).messages()).as(tag).isEqualTo(m);
+      assertThat(trim.estimateSavings(m, c).ratio()).as(tag).isZero();
+    }
+  }
+
   // ---------------------------------------------------------------- phases
 
   @Test
@@ -356,7 +377,8 @@ class TrimProviderTest {
     assertThat(head + archive.saved.get(0).content() + tail).isEqualTo(output);
     int firstRemoved = head.split("\n").length + 1;
     assertThat(cut).contains("(lines " + firstRemoved + "-");
-    assertThat(cut).contains(" of 3000); saved#1 of m3 ...]");
+    assertThat(cut)
+        .contains(" of 3000) of the output of (shell {\"command\":\"./gen\"}); saved#1 of m3 ...]");
   }
 
   @Test

@@ -1,10 +1,9 @@
-package dev.compactor.chat.pricing;
+package dev.compactor.core.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.core.CompactorException;
-import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.message.Usage;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
@@ -47,7 +46,7 @@ class PriceTableTest {
   void dashMeansSameAsInput_andMalformedLinesNameTheirLine() {
     PriceTable t = PriceTable.parse("x/y 2 - - 8\n", "test", ModelCatalog.empty());
     assertThat(t.find("x/y").orElseThrow().cachedInput()).isEqualByComparingTo("2");
-    assertThatThrownBy(() -> PriceTable.parse("# c\nx/y 2 3\n", "test.tsv", ModelCatalog.empty()))
+    assertThatThrownBy(() -> PriceTable.parse("# c\nx/y 2 3 4\n", "test.tsv", ModelCatalog.empty()))
         .isInstanceOf(CompactorException.class)
         .hasMessageContaining("test.tsv line 2");
     assertThatThrownBy(() -> PriceTable.parse("x/y 2 a 3 4\n", "t", ModelCatalog.empty()))
@@ -63,5 +62,23 @@ class PriceTableTest {
                 new ModelPrice(BigDecimal.ONE, BigDecimal.ONE, BigDecimal.ONE, BigDecimal.TEN));
     assertThat(t.cost("corp/model", new Usage(1_000_000, 1_000_000, 0, 0, 0)))
         .hasValueSatisfying(c -> assertThat(c).isEqualByComparingTo("11"));
+  }
+
+  @Test
+  void threeColumnRows_defaultRow_bareNamesAndVersions() {
+    PriceTable t =
+        PriceTable.parse(
+            "default 3 15\nacme/widget 1 2\nacme/widget-pro 4 8\n", "t", ModelCatalog.empty());
+    assertThat(t.hasDefault()).isTrue();
+    assertThat(t.find("acme/widget").orElseThrow().cachedInput()).isEqualByComparingTo("1");
+    assertThat(t.entry("other/widget")).hasValue("acme/widget");
+    assertThat(t.entry("widget-pro-2025-01-01")).hasValue("acme/widget-pro");
+    assertThat(t.entry("widget:latest")).hasValue("acme/widget");
+    assertThat(t.entry("acme/unknown")).hasValue(PriceTable.DEFAULT);
+    assertThat(t.entry(null)).hasValue(PriceTable.DEFAULT);
+    assertThat(PriceTable.empty().entry("acme/widget")).isEmpty();
+    assertThatThrownBy(() -> PriceTable.parse("a/b 1 2\na/b 1 2\n", "t", ModelCatalog.empty()))
+        .hasMessageContaining("t line 2")
+        .hasMessageContaining("listed twice");
   }
 }

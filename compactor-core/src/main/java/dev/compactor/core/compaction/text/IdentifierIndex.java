@@ -1,10 +1,10 @@
-package dev.compactor.core.compaction.summary;
+package dev.compactor.core.compaction.text;
 
-import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.tokens.TokenCounter;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,12 +17,12 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The identifier index of a checkpoint: the names the summarized span used (file paths, function
- * and class names, error names, quoted strings, long numbers — see {@link Identifiers}) that
- * neither the checkpoint text nor the kept messages name, so that the model still knows them after
- * the span is gone. A summary, extractive or written by a model, keeps the gist; an agent's next
- * step often needs an exact name from far back (a helper it read, a test it ran, an option value),
- * and with the name it can search or reload the rest.
+ * The identifier index of a checkpoint ({@link Identifiers#index}): the names the summarized span
+ * used (file paths, function and class names, error names, quoted strings, long numbers — see
+ * {@link Identifiers}) that neither the checkpoint text nor the kept messages name, so that the
+ * model still knows them after the span is gone. A summary, extractive or written by a model, keeps
+ * the gist; an agent's next step often needs an exact name from far back (a helper it read, a test
+ * it ran, an option value), and with the name it can search or reload the rest.
  *
  * <p>Each identifier is listed once, in backticks, in the checkpoint's {@code Identifiers} section.
  * Ranked by use: a message of the user or the assistant naming it counts 2 (the assistant's own
@@ -72,7 +72,8 @@ final class IdentifierIndex {
   /**
    * The index, in rank order.
    *
-   * @param checkpoint the checkpoint so far (its identifiers and text count as named)
+   * @param namedIds identifiers already named (e.g. the checkpoint's verified ones)
+   * @param namedText text whose identifiers count as named (e.g. the checkpoint so far)
    * @param covered the summarized messages, oldest first
    * @param kept the messages the new view keeps besides the checkpoint
    * @param budgetTokens tokens the rendered index may take
@@ -80,7 +81,8 @@ final class IdentifierIndex {
    * @return the identifiers to add, best first; empty when nothing fits
    */
   static List<String> build(
-      Checkpoint checkpoint,
+      Collection<String> namedIds,
+      String namedText,
       List<Message> covered,
       List<Message> kept,
       long budgetTokens,
@@ -88,8 +90,8 @@ final class IdentifierIndex {
     if (budgetTokens <= 0) {
       return List.of();
     }
-    Set<String> named = new HashSet<>(checkpoint.identifiers());
-    Identifiers.forEach(checkpoint.render(), named::add);
+    Set<String> named = new HashSet<>(namedIds);
+    Identifiers.forEach(namedText, named::add);
     for (Message m : kept) {
       named.addAll(Identifiers.of(m));
     }

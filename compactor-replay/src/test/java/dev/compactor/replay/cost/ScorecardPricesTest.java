@@ -5,22 +5,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.compactor.core.CompactorException;
+import dev.compactor.core.catalog.PriceTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class PriceTableTest {
-  private final PriceTable table = PriceTable.builtIn();
+class ScorecardPricesTest {
+  private final PriceTable prices = ScorecardPrices.builtIn();
 
   @Test
   void find_exactBareDatedAndUnknown() {
-    assertThat(table.find("openai/gpt-4o").inputPerMillion()).isEqualTo(2.50);
-    assertThat(table.find("gpt-4o").model()).isEqualTo("openai/gpt-4o");
-    assertThat(table.find("gpt-4o-mini-2024-07-18").model()).isEqualTo("openai/gpt-4o-mini");
-    assertThat(table.find("deepseek-chat").model()).isEqualTo("deepseek/deepseek-chat");
-    assertThat(table.find("acme/unknown").model()).isEqualTo(PriceTable.DEFAULT);
-    assertThat(table.find(null).model()).isEqualTo(PriceTable.DEFAULT);
+    assertThat(Price.of(prices, "openai/gpt-4o").inputPerMillion()).isEqualTo(2.50);
+    assertThat(Price.of(prices, "gpt-4o").model()).isEqualTo("openai/gpt-4o");
+    assertThat(Price.of(prices, "gpt-4o-mini-2024-07-18").model()).isEqualTo("openai/gpt-4o-mini");
+    assertThat(Price.of(prices, "deepseek-chat").model()).isEqualTo("deepseek/deepseek-chat");
+    assertThat(Price.of(prices, "acme/unknown").model()).isEqualTo(PriceTable.DEFAULT);
+    assertThat(Price.of(prices, null).model()).isEqualTo(PriceTable.DEFAULT);
   }
 
   @Test
@@ -36,12 +37,12 @@ class PriceTableTest {
   void read_invalidLineNamesFileAndLine(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("p.tsv");
     Files.writeString(f, "# prices\ndefault 3 15\nacme/x 1\n");
-    assertThatThrownBy(() -> PriceTable.read(f))
+    assertThatThrownBy(() -> ScorecardPrices.read(f))
         .isInstanceOf(CompactorException.class)
         .hasMessageContaining("line 3");
     Files.writeString(f, "acme/x 1 2\n");
-    assertThatThrownBy(() -> PriceTable.read(f)).hasMessageContaining("no \"default\" line");
+    assertThatThrownBy(() -> ScorecardPrices.read(f)).hasMessageContaining("no \"default\" line");
     Files.writeString(f, "default 3 15\nacme/x 1 2\n");
-    assertThat(PriceTable.read(f).find("x").outputPerMillion()).isEqualTo(2.0);
+    assertThat(Price.of(ScorecardPrices.read(f), "x").outputPerMillion()).isEqualTo(2.0);
   }
 }

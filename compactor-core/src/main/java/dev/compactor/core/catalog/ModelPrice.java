@@ -1,4 +1,4 @@
-package dev.compactor.chat.pricing;
+package dev.compactor.core.catalog;
 
 import dev.compactor.core.message.Usage;
 import java.math.BigDecimal;

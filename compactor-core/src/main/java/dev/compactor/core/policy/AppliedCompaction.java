@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What one compaction did: the record written to the journal and returned to the caller.
+ * What one applied compaction did to a conversation (its new view): the record written to the
+ * journal and returned to the caller. Not the chat task's report of a call, which is {@code
+ * dev.compactor.chat.compaction.CompactionReport}.
  *
  * @param at when it finished
  * @param trigger what started it
@@ -19,7 +21,7 @@ import java.util.Objects;
  * @param viewId the new view's id
  * @param limitations what the strategy could not do (from {@code CompactionResult})
  */
-public record CompactionReport(
+public record AppliedCompaction(
     Instant at,
     Trigger trigger,
     String strategy,
@@ -30,7 +32,7 @@ public record CompactionReport(
     Duration duration,
     String viewId,
     List<String> limitations) {
-  public CompactionReport {
+  public AppliedCompaction {
     Objects.requireNonNull(at, "at");
     Objects.requireNonNull(trigger, "trigger");
     Objects.requireNonNull(strategy, "strategy");

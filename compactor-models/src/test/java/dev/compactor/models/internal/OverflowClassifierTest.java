@@ -1,9 +1,9 @@
-package dev.compactor.core.model;
+package dev.compactor.models.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.compactor.core.model.OverflowClassifier.Match;
-import dev.compactor.core.model.OverflowClassifier.Signals;
+import dev.compactor.models.internal.OverflowClassifier.Match;
+import dev.compactor.models.internal.OverflowClassifier.Signals;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;

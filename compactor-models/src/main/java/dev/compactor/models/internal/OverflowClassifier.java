@@ -1,4 +1,4 @@
-package dev.compactor.core.model;
+package dev.compactor.models.internal;
 
 import java.util.List;
 import java.util.Locale;
@@ -38,7 +38,7 @@ import java.util.regex.Pattern;
  * m.get().promptTokens(); // 208656
  * }</pre>
  */
-public final class OverflowClassifier {
+final class OverflowClassifier {
   private OverflowClassifier() {}
 
   private static final List<String> CODES =
