@@ -121,7 +121,8 @@ public final class RedundancyProvider implements ContextProvider {
     if (outputs > 0 && (double) redundant / outputs > minShare) {
       return true;
     }
-    return config.limit() != null && counter.countMessages(messages) >= config.limit();
+    // a view of exactly limit tokens fits, as for the built-in strategies
+    return config.limit() != null && counter.countMessages(messages) > config.limit();
   }
 
   /**

@@ -126,6 +126,12 @@ class RedundancyProviderTest {
     step(m, "c4", "shell", "{}", FILE_V1); // a quarter of the output tokens is redundant
     assertThat(provider.shouldCompress(m, CFG)).isFalse();
     assertThat(provider.shouldCompress(m, CompressionConfig.builder().limit(10).build())).isTrue();
+    int tokens = (int) CompressionConfig.builder().build().counter().countMessages(m);
+    assertThat(provider.shouldCompress(m, CompressionConfig.builder().limit(tokens).build()))
+        .as("a view of exactly limit tokens fits")
+        .isFalse();
+    assertThat(provider.shouldCompress(m, CompressionConfig.builder().limit(tokens - 1).build()))
+        .isTrue();
     assertThat(
             provider.shouldCompress(
                 m, CompressionConfig.builder().extraConfig(Map.of("min_share", 0.2)).build()))
