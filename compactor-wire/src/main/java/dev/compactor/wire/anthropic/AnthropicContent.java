@@ -53,60 +53,67 @@ public final class AnthropicContent {
   }
 
   public static void addAssistant(JsonNode content, AssistantParts out) {
-    if (content == null || content.isNull()) {
-      return;
-    }
-    if (content.isTextual()) {
-      out.texts.add(content.textValue());
-      return;
-    }
-    if (!content.isArray()) {
-      out.otherBlocks.add(Json.plain(content));
-      return;
-    }
-    for (JsonNode b : content) {
-      String type = Json.text(b, "type");
-      if (b.isTextual()) {
-        out.texts.add(b.textValue());
-      } else if ("text".equals(type) && Json.text(b, "text") != null) {
-        out.texts.add(Json.text(b, "text"));
-      } else if ("thinking".equals(type)) {
-        out.reasoning.add(
-            new ReasoningBlock("thinking", Json.text(b, "thinking"), Json.text(b, "signature")));
-      } else if ("redacted_thinking".equals(type)) {
-        out.reasoning.add(new ReasoningBlock("redacted_thinking", Json.text(b, "data"), null));
-      } else if ("tool_use".equals(type) && Json.text(b, "id") != null) {
-        JsonNode input = b.get("input");
-        String args = input == null || input.isNull() ? "{}" : Json.write(input);
-        out.calls.add(new ToolCall(Json.text(b, "id"), Json.text(b, "name"), args));
-      } else {
-        out.otherBlocks.add(Json.plain(b));
-      }
-    }
+    forEachBlock(
+        content,
+        out.texts,
+        out.otherBlocks,
+        (type, b) -> {
+          if ("thinking".equals(type)) {
+            out.reasoning.add(
+                new ReasoningBlock(
+                    "thinking", Json.text(b, "thinking"), Json.text(b, "signature")));
+          } else if ("redacted_thinking".equals(type)) {
+            out.reasoning.add(new ReasoningBlock("redacted_thinking", Json.text(b, "data"), null));
+          } else if ("tool_use".equals(type) && Json.text(b, "id") != null) {
+            JsonNode input = b.get("input");
+            String args = input == null || input.isNull() ? "{}" : Json.write(input);
+            out.calls.add(new ToolCall(Json.text(b, "id"), Json.text(b, "name"), args));
+          } else {
+            return false;
+          }
+          return true;
+        });
   }
 
   public static void addUser(JsonNode content, UserParts out) {
+    forEachBlock(
+        content,
+        out.texts,
+        out.otherBlocks,
+        (type, b) -> "tool_result".equals(type) && out.toolResults.add(b));
+  }
+
+  /** A block of a type the caller handles: true when it took the block. */
+  private interface BlockHandler {
+    boolean take(String type, JsonNode block);
+  }
+
+  /**
+   * Walks a content value: a string or text block goes to {@code texts}, a block {@code handler}
+   * takes is its own, anything else (and a content that is neither string nor array) goes to {@code
+   * otherBlocks} as plain values.
+   */
+  private static void forEachBlock(
+      JsonNode content, List<String> texts, List<Object> otherBlocks, BlockHandler handler) {
     if (content == null || content.isNull()) {
       return;
     }
     if (content.isTextual()) {
-      out.texts.add(content.textValue());
+      texts.add(content.textValue());
       return;
     }
     if (!content.isArray()) {
-      out.otherBlocks.add(Json.plain(content));
+      otherBlocks.add(Json.plain(content));
       return;
     }
     for (JsonNode b : content) {
       String type = Json.text(b, "type");
       if (b.isTextual()) {
-        out.texts.add(b.textValue());
+        texts.add(b.textValue());
       } else if ("text".equals(type) && Json.text(b, "text") != null) {
-        out.texts.add(Json.text(b, "text"));
-      } else if ("tool_result".equals(type)) {
-        out.toolResults.add(b);
-      } else {
-        out.otherBlocks.add(Json.plain(b));
+        texts.add(Json.text(b, "text"));
+      } else if (!handler.take(type, b)) {
+        otherBlocks.add(Json.plain(b));
       }
     }
   }
