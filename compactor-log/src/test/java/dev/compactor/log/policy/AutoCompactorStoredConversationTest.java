@@ -18,9 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,7 +66,7 @@ class AutoCompactorStoredConversationTest {
                 scenario,
                 clock,
                 report -> {
-                  c.journal().append(record(report));
+                  c.journal().append(CompactionRecord.of(report));
                   reports.add(report);
                 });
         PolicyContext ctx = scenario.context(new StoredArchive(c));
@@ -157,23 +155,5 @@ class AutoCompactorStoredConversationTest {
         }
       }
     }
-  }
-
-  private static CompactionRecord record(AppliedCompaction r) {
-    Map<String, Object> extra = new LinkedHashMap<>();
-    extra.put("duration_ms", r.duration().toMillis());
-    if (!r.limitations().isEmpty()) {
-      extra.put("limitations", r.limitations());
-    }
-    return new CompactionRecord(
-        r.at(),
-        r.trigger().wireName(),
-        r.strategy(),
-        r.tokensBefore(),
-        r.tokensAfter(),
-        r.messagesBefore(),
-        r.messagesAfter(),
-        r.viewId(),
-        extra);
   }
 }
