@@ -75,11 +75,15 @@ class LiveProvidersIT {
     assertThat(tool.message().toolCalls().get(0).name()).isEqualTo("add");
   }
 
+  /** The OpenAI model the live tests call: {@code COMPACTOR_IT_OPENAI_MODEL}, else gpt-4o-mini. */
+  private static String openAiModel() {
+    return "openai/" + env("COMPACTOR_IT_OPENAI_MODEL", "gpt-4o-mini");
+  }
+
   @Test
   @EnabledIfEnvironmentVariable(named = "OPENAI_API_KEY", matches = ".+")
   void openAiResponses_chatStreamToolCall() {
-    chatStreamAndToolCall(
-        ChatModels.create("openai/" + env("COMPACTOR_IT_OPENAI_MODEL", "gpt-4o-mini")));
+    chatStreamAndToolCall(ChatModels.create(openAiModel()));
   }
 
   @Test
@@ -87,8 +91,7 @@ class LiveProvidersIT {
   void openAiChatCompletions_chatStreamToolCall() {
     chatStreamAndToolCall(
         ChatModels.create(
-            "openai/" + env("COMPACTOR_IT_OPENAI_MODEL", "gpt-4o-mini"),
-            ChatModelOptions.builder().api(ModelApi.CHAT_COMPLETIONS).build()));
+            openAiModel(), ChatModelOptions.builder().api(ModelApi.CHAT_COMPLETIONS).build()));
   }
 
   @Test

@@ -68,6 +68,20 @@ class ModelSummarizerOverHttpTest {
         options(server.url() + "/v1", sleeps).api(ModelApi.CHAT_COMPLETIONS).build());
   }
 
+  /** {@link OverflowRecoveryOverHttpTest#session} with {@code steps} tool steps, in memory. */
+  private static InMemoryConversation session(int steps) {
+    return new InMemoryConversation(
+        new InMemoryMasterLog(OverflowRecoveryOverHttpTest.session(steps)));
+  }
+
+  /** Compacts by name with {@code summarize} through {@link #model()}; reports are dropped. */
+  private ManualCompactor summarizing() {
+    return new ManualCompactor(
+        name -> new SummarizeProvider(ModelSummarizer.builder(model()).build()),
+        Clock.systemUTC(),
+        report -> {});
+  }
+
   private static PolicyContext ctx(String instructions) {
     return PolicyContext.of(
             "openai/gpt-4o",
@@ -80,12 +94,8 @@ class ModelSummarizerOverHttpTest {
   @Test
   void summarize_sendsTheCheckpointPrompt_andThePromptCarriesSectionsAndInstructions() {
     server.enqueue(Reply.raw(200, completion(CHECKPOINT)));
-    InMemoryConversation c =
-        new InMemoryConversation(new InMemoryMasterLog(OverflowRecoveryOverHttpTest.session(40)));
-    ModelSummarizer summarizer = ModelSummarizer.builder(model()).build();
-    ManualCompactor manual =
-        new ManualCompactor(
-            name -> new SummarizeProvider(summarizer), Clock.systemUTC(), report -> {});
+    InMemoryConversation c = session(40);
+    ManualCompactor manual = summarizing();
 
     CompactionOutcome o =
         manual.compact(
@@ -125,13 +135,8 @@ class ModelSummarizerOverHttpTest {
     server.enqueue(Reply.raw(200, completion(CHECKPOINT)));
     server.enqueue(
         Reply.raw(200, completion(CHECKPOINT.replace("has not run yet", "ran: 2 failures"))));
-    InMemoryConversation c =
-        new InMemoryConversation(new InMemoryMasterLog(OverflowRecoveryOverHttpTest.session(40)));
-    ManualCompactor manual =
-        new ManualCompactor(
-            name -> new SummarizeProvider(ModelSummarizer.builder(model()).build()),
-            Clock.systemUTC(),
-            report -> {});
+    InMemoryConversation c = session(40);
+    ManualCompactor manual = summarizing();
     manual.compact(c, "summarize", null, ctx(null));
     for (Message m : OverflowRecoveryOverHttpTest.session(30)) {
       c.append(m.toBuilder().id("more-" + m.id()).timestamp(null).build());
@@ -149,13 +154,8 @@ class ModelSummarizerOverHttpTest {
   @Test
   void serverError_failsTheSummary_andKeepsTheView() {
     server.enqueue(Reply.raw(400, "{\"error\":{\"message\":\"model not loaded\"}}"));
-    InMemoryConversation c =
-        new InMemoryConversation(new InMemoryMasterLog(OverflowRecoveryOverHttpTest.session(40)));
-    ManualCompactor manual =
-        new ManualCompactor(
-            name -> new SummarizeProvider(ModelSummarizer.builder(model()).build()),
-            Clock.systemUTC(),
-            report -> {});
+    InMemoryConversation c = session(40);
+    ManualCompactor manual = summarizing();
 
     CompactionOutcome o = manual.compact(c, "summarize", null, ctx(null));
 

@@ -1,5 +1,6 @@
 package dev.compactor.models;
 
+import static dev.compactor.models.testing.Fixtures.CONTEXT_LENGTH_EXCEEDED;
 import static dev.compactor.models.testing.Fixtures.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -91,18 +92,8 @@ class OverflowRecoveryOverHttpTest {
   static List<Message> session(int steps) {
     List<Message> out = new ArrayList<>();
     Instant ts = Instant.parse("2026-03-01T10:00:00Z");
-    out.add(
-        Message.builder(Role.SYSTEM)
-            .id("sys")
-            .content("You are a careful agent.")
-            .timestamp(ts)
-            .build());
-    out.add(
-        Message.builder(Role.USER)
-            .id("u-first")
-            .content("Refactor the billing module.")
-            .timestamp(ts = ts.plusSeconds(1))
-            .build());
+    out.add(message(Role.SYSTEM, "sys", "You are a careful agent.", ts));
+    out.add(message(Role.USER, "u-first", "Refactor the billing module.", ts = ts.plusSeconds(1)));
     for (int i = 0; i < steps; i++) {
       out.add(
           Message.builder(Role.ASSISTANT)
@@ -121,19 +112,17 @@ class OverflowRecoveryOverHttpTest {
               .timestamp(ts = ts.plusSeconds(1))
               .build());
     }
-    out.add(
-        Message.builder(Role.USER)
-            .id("u-new")
-            .content("Now run the whole test suite.")
-            .timestamp(ts = ts.plusSeconds(1))
-            .build());
-    out.add(
-        Message.builder(Role.ASSISTANT)
-            .id("final")
-            .content("Running it now.")
-            .timestamp(ts.plusSeconds(1))
-            .build());
+    out.add(message(Role.USER, "u-new", "Now run the whole test suite.", ts = ts.plusSeconds(1)));
+    out.add(message(Role.ASSISTANT, "final", "Running it now.", ts.plusSeconds(1)));
     return out;
+  }
+
+  private static InMemoryConversation inMemory(List<Message> messages) {
+    return new InMemoryConversation(new InMemoryMasterLog(messages));
+  }
+
+  private static Message message(Role role, String id, String content, Instant ts) {
+    return Message.builder(role).id(id).content(content).timestamp(ts).build();
   }
 
   private static ChatRequest request(InMemoryConversation c) {
@@ -185,7 +174,7 @@ class OverflowRecoveryOverHttpTest {
       server.enqueue(Reply.raw(400, LLAMA_OVERFLOW));
     }
     server.enqueue(Reply.raw(200, CC_OK));
-    InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog(session(400)));
+    InMemoryConversation c = inMemory(session(400));
     View before = c.activeView();
     int master = c.master().size();
 
@@ -228,14 +217,9 @@ class OverflowRecoveryOverHttpTest {
   @Test
   void overflowThatNeverGoesAway_atMostEightRetries_eachSmallerOnTheWire_thenRestores() {
     for (int i = 0; i < 12; i++) {
-      server.enqueue(
-          Reply.raw(
-              400,
-              "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens."
-                  + " However, your messages resulted in 8227 tokens.\","
-                  + "\"code\":\"context_length_exceeded\"}}"));
+      server.enqueue(Reply.raw(400, CONTEXT_LENGTH_EXCEEDED));
     }
-    InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog(session(60)));
+    InMemoryConversation c = inMemory(session(60));
     View before = c.activeView();
 
     RecoveryFailedException e =
@@ -255,9 +239,8 @@ class OverflowRecoveryOverHttpTest {
     server.enqueue(
         Reply.rawData(
             "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Part\"},\"finish_reason\":null}]}",
-            "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens. However,"
-                + " your messages resulted in 8227 tokens.\",\"code\":\"context_length_exceeded\"}}"));
-    InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog(session(30)));
+            CONTEXT_LENGTH_EXCEEDED));
+    InMemoryConversation c = inMemory(session(30));
     View before = c.activeView();
     StringBuilder seen = new StringBuilder();
 
@@ -286,15 +269,12 @@ class OverflowRecoveryOverHttpTest {
 
   @Test
   void streamOverflowBeforeAnyOutput_isRecovered() {
-    server.enqueue(
-        Reply.rawData(
-            "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens. However,"
-                + " your messages resulted in 8227 tokens.\",\"code\":\"context_length_exceeded\"}}"));
+    server.enqueue(Reply.rawData(CONTEXT_LENGTH_EXCEEDED));
     server.enqueue(
         Reply.rawData(
             "{\"id\":\"c2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"done\"},\"finish_reason\":\"stop\"}]}",
             "[DONE]"));
-    InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog(session(30)));
+    InMemoryConversation c = inMemory(session(30));
 
     RecoveryResult r = recovery.stream(c, llama(), request(c), ctx(), StreamListener.NONE);
 
@@ -311,7 +291,7 @@ class OverflowRecoveryOverHttpTest {
     server.enqueue(Reply.raw(200, ANTHROPIC_OK));
     AnthropicMessagesModel model =
         new AnthropicMessagesModel("claude-x", options(server.url(), sleeps).build());
-    InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog(session(80)));
+    InMemoryConversation c = inMemory(session(80));
 
     RecoveryResult r = recovery.call(c, model, request(c), ctx());
 

@@ -1,5 +1,6 @@
 package dev.compactor.models;
 
+import static dev.compactor.models.testing.Fixtures.CONTEXT_LENGTH_EXCEEDED;
 import static dev.compactor.models.testing.Fixtures.KEY;
 import static dev.compactor.models.testing.Fixtures.options;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,6 +46,12 @@ class RetryAndFaultsTest {
 
   private OpenAiChatCompletionsModel client(String url) {
     return client(url, RetryPolicy.defaults());
+  }
+
+  /** One request sent and no wait for a retry. */
+  private void assertNotRetried(List<?> requests) {
+    assertThat(requests).as("requests sent").hasSize(1);
+    assertThat(sleeps).as("retry waits").isEmpty();
   }
 
   @Test
@@ -100,8 +107,7 @@ class RetryAndFaultsTest {
           .isInstanceOfSatisfying(
               RetryableModelException.class,
               e -> assertThat(e.retryAfter()).contains(Duration.ofHours(1)));
-      assertThat(server.requests()).hasSize(1);
-      assertThat(sleeps).isEmpty();
+      assertNotRetried(server.requests());
     }
   }
 
@@ -134,12 +140,7 @@ class RetryAndFaultsTest {
               404,
               "{\"error\":{\"message\":\"The model `gpt-9` does not exist\","
                   + "\"code\":\"model_not_found\"}}"));
-      server.enqueue(
-          Reply.raw(
-              400,
-              "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens."
-                  + " However, your messages resulted in 8227 tokens.\","
-                  + "\"code\":\"context_length_exceeded\"}}"));
+      server.enqueue(Reply.raw(400, CONTEXT_LENGTH_EXCEEDED));
       server.enqueue(Reply.raw(400, "{\"error\":{\"message\":\"bad temperature\"}}"));
       OpenAiChatCompletionsModel model = client(server.url());
 
@@ -156,7 +157,7 @@ class RetryAndFaultsTest {
       assertThatThrownBy(() -> model.chat(HI))
           .isExactlyInstanceOf(NonRetryableModelException.class);
       assertThat(server.requests()).hasSize(4);
-      assertThat(sleeps).isEmpty();
+      assertThat(sleeps).as("no retry waits").isEmpty();
     }
   }
 
@@ -249,8 +250,7 @@ class RetryAndFaultsTest {
                 assertThat(partial.metadata().provider()).isEqualTo("openai");
               });
       assertThat(seen).containsExactly("Let me ", "check.");
-      assertThat(server.requests()).hasSize(1);
-      assertThat(sleeps).isEmpty();
+      assertNotRetried(server.requests());
     }
   }
 

@@ -29,10 +29,11 @@ import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.StreamListener;
-import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.testing.Conversations;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.RecordingStreamListener;
+import dev.compactor.testkit.model.RecordingStreamListener.Kind;
 import dev.compactor.testkit.model.Reply;
 import dev.compactor.wire.json.Json;
 import java.time.Duration;
@@ -260,51 +261,24 @@ class AnthropicMessagesModelTest {
                 "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":4}",
                 "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":210},\"context_management\":{\"applied_edits\":[{\"type\":\"clear_tool_uses_20250919\",\"cleared_tool_uses\":2,\"cleared_input_tokens\":900}]}}",
                 "event: message_stop\ndata: {\"type\":\"message_stop\"}")));
-    List<String> events = new ArrayList<>();
-    StreamListener listener =
-        new StreamListener() {
-          @Override
-          public void onText(String d) {
-            events.add("text:" + d);
-          }
-
-          @Override
-          public void onReasoning(String d) {
-            events.add("thinking:" + d);
-          }
-
-          @Override
-          public void onToolCall(ToolCallDelta d) {
-            events.add("tool:" + d.index() + ":" + d.id() + ":" + d.argumentsDelta());
-          }
-
-          @Override
-          public void onCompacting() {
-            events.add("compacting");
-          }
-
-          @Override
-          public void onUsage(Usage u) {
-            events.add("usage:" + u.output());
-          }
-        };
+    RecordingStreamListener listener = new RecordingStreamListener();
 
     ChatResponse r = client().stream(ChatRequest.of(List.of(Message.user("time?"))), listener);
 
     assertThat(server.lastRequest().json().get("stream").asBoolean()).isTrue();
-    assertThat(events)
+    assertThat(listener.log(Kind.TEXT, Kind.REASONING, Kind.TOOL_CALL, Kind.COMPACTING, Kind.USAGE))
         .containsExactly(
-            "usage:1",
+            "usage:20700/1",
             "compacting",
-            "thinking:Two ",
-            "thinking:zones.",
+            "reasoning:Two ",
+            "reasoning:zones.",
             "text:Checking ",
             "text:both.",
-            "tool:0:toolu_1:",
-            "tool:0:null:{\"tz\": ",
-            "tool:0:null:\"UTC\"}",
-            "tool:1:toolu_2:",
-            "usage:210");
+            "tool:0:toolu_1:get_time:",
+            "tool:0:null:null:{\"tz\": ",
+            "tool:0:null:null:\"UTC\"}",
+            "tool:1:toolu_2:get_time:",
+            "usage:20700/210");
     assertThat(r.text()).isEqualTo("Checking both.");
     assertThat(r.message().reasoning())
         .containsExactly(new ReasoningBlock("thinking", "Two zones.", "sig-2"));

@@ -1,31 +1,11 @@
 package dev.compactor.models.contract;
 
-import dev.compactor.core.model.ChatModel;
-import dev.compactor.models.ChatModelOptions;
-import dev.compactor.models.ChatModels;
-import dev.compactor.models.RetryPolicy;
 import dev.compactor.testkit.model.ChatModelContract;
 import dev.compactor.testkit.model.WireFormat;
-import java.time.Duration;
-import java.util.Map;
 
 /** The client of an OpenAI-compatible server (Chat Completions) keeps {@link ChatModelContract}. */
-class OpenAiCompatibleContractTest extends ChatModelContract {
-  @Override
-  protected WireFormat wireFormat() {
-    return WireFormat.CHAT_COMPLETIONS;
-  }
-
-  @Override
-  protected ChatModel client(String baseUrl) {
-    ChatModelOptions options =
-        ChatModelOptions.builder()
-            .env(Map.of())
-            .apiKey("sk-contract-test")
-            .baseUrl(baseUrl)
-            .retryPolicy(RetryPolicy.none())
-            .requestTimeout(Duration.ofSeconds(20))
-            .build();
-    return ChatModels.create("openai-compatible/test-model", options);
+class OpenAiCompatibleContractTest extends ChatModelsContract {
+  OpenAiCompatibleContractTest() {
+    super(WireFormat.CHAT_COMPLETIONS, "openai-compatible/test-model", null);
   }
 }

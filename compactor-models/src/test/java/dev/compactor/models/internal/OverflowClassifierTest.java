@@ -6,9 +6,13 @@ import dev.compactor.models.internal.OverflowClassifier.Match;
 import dev.compactor.models.internal.OverflowClassifier.Signals;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class OverflowClassifierTest {
 
@@ -18,139 +22,135 @@ class OverflowClassifierTest {
     return m.get();
   }
 
-  @Test
-  void openAiChatCompletions_codeAndCounts() {
-    Match m =
-        classify(
+  /**
+   * A provider's overflow error: what it sends and what the classifier must read from it ({@code
+   * null} counts: none can be read).
+   */
+  private record Overflow(Signals signals, String reason, Long promptTokens, Long contextWindow) {
+    static Arguments of(
+        String name, Signals signals, String reason, Long promptTokens, Long contextWindow) {
+      return Arguments.of(
+          Named.of(name, new Overflow(signals, reason, promptTokens, contextWindow)));
+    }
+  }
+
+  static Stream<Arguments> providerOverflows() {
+    return Stream.of(
+        Overflow.of(
+            "openAiChatCompletions_codeAndCounts",
             Signals.of(
                 "This model's maximum context length is 8192 tokens. However, your messages"
                     + " resulted in 8227 tokens. Please reduce the length of the messages.",
                 "invalid_request_error",
-                "context_length_exceeded"));
-    assertThat(m.reason()).isEqualTo("code context_length_exceeded");
-    assertThat(m.promptTokens()).hasValue(8227);
-    assertThat(m.contextWindow()).hasValue(8192);
-  }
-
-  @Test
-  void openAiResponses_codeWithoutCounts() {
-    Match m =
-        classify(
+                "context_length_exceeded"),
+            "code context_length_exceeded",
+            8227L,
+            8192L),
+        Overflow.of(
+            "openAiResponses_codeWithoutCounts",
             Signals.of(
                 "Your input exceeds the context window of this model. Please adjust your input and"
                     + " try again.",
                 "invalid_request_error",
-                "context_length_exceeded"));
-    assertThat(m.promptTokens()).isEmpty();
-    assertThat(m.contextWindow()).isEmpty();
-  }
-
-  @Test
-  void anthropicPromptTooLong_countsFromMessage() {
-    Match m =
-        classify(
+                "context_length_exceeded"),
+            "code context_length_exceeded",
+            null,
+            null),
+        Overflow.of(
+            "anthropicPromptTooLong_countsFromMessage",
             Signals.of(
                 "prompt is too long: 208656 tokens > 200000 maximum",
                 "invalid_request_error",
-                null));
-    assertThat(m.reason()).isEqualTo("message contains \"prompt is too long\"");
-    assertThat(m.promptTokens()).hasValue(208656);
-    assertThat(m.contextWindow()).hasValue(200000);
-  }
-
-  @Test
-  void anthropicInputPlusMaxTokens_promptIsTheFirstTerm() {
-    Match m =
-        classify(
+                null),
+            "message contains \"prompt is too long\"",
+            208656L,
+            200000L),
+        Overflow.of(
+            "anthropicInputPlusMaxTokens_promptIsTheFirstTerm",
             Signals.of(
                 "input length and `max_tokens` exceed context limit: 189136 + 20000 > 204648,"
                     + " decrease input length or `max_tokens` and try again",
                 "invalid_request_error",
-                null));
-    assertThat(m.reason()).isEqualTo("message contains \"exceed context limit\"");
-    assertThat(m.promptTokens()).hasValue(189136);
-    assertThat(m.contextWindow()).hasValue(204648);
-  }
-
-  @Test
-  void llamaCpp_numericFieldsWin() {
-    Match m =
-        classify(
+                null),
+            "message contains \"exceed context limit\"",
+            189136L,
+            204648L),
+        Overflow.of(
+            "llamaCpp_numericFieldsWin",
             Signals.of(
                     "request (13392 tokens) exceeds the available context size (8192 tokens), try"
                         + " increasing it",
                     "exceed_context_size_error",
                     "400")
-                .withCounts(13392L, 8192L));
-    assertThat(m.reason()).isEqualTo("type exceed_context_size_error");
-    assertThat(m.promptTokens()).hasValue(13392);
-    assertThat(m.contextWindow()).hasValue(8192);
-  }
-
-  @Test
-  void llamaCpp_countsFromMessageWhenFieldsMissing() {
-    Match m =
-        classify(
+                .withCounts(13392L, 8192L),
+            "type exceed_context_size_error",
+            13392L,
+            8192L),
+        Overflow.of(
+            "llamaCpp_countsFromMessageWhenFieldsMissing",
             Signals.of(
                 "request (13392 tokens) exceeds the available context size (8192 tokens), try"
                     + " increasing it",
                 null,
-                null));
-    assertThat(m.promptTokens()).hasValue(13392);
-    assertThat(m.contextWindow()).hasValue(8192);
-  }
-
-  @Test
-  void vllm_requestHasInputTokens() {
-    Match m =
-        classify(
+                null),
+            "message contains \"exceeds the available context size\"",
+            13392L,
+            8192L),
+        Overflow.of(
+            "vllm_requestHasInputTokens",
             Signals.of(
                 "This model's maximum context length is 32768 tokens. However, your request has"
                     + " 40000 input tokens. Please reduce the length of the input messages.",
                 "BadRequestError",
-                "400"));
-    assertThat(m.reason()).isEqualTo("message contains \"maximum context length\"");
-    assertThat(m.promptTokens()).hasValue(40000);
-    assertThat(m.contextWindow()).hasValue(32768);
-  }
-
-  @Test
-  void vllm_requestedTokensSplit_promptIsTheMessagesPart() {
-    Match m =
-        classify(
+                "400"),
+            "message contains \"maximum context length\"",
+            40000L,
+            32768L),
+        Overflow.of(
+            "vllm_requestedTokensSplit_promptIsTheMessagesPart",
             Signals.of(
                 "This model's maximum context length is 4096 tokens. However, you requested 5000"
                     + " tokens (4500 in the messages, 500 in the completion).",
                 null,
-                null));
-    assertThat(m.promptTokens()).hasValue(4500);
-    assertThat(m.contextWindow()).hasValue(4096);
-  }
-
-  @Test
-  void ollama_message() {
-    Match m =
-        classify(
+                null),
+            "message contains \"maximum context length\"",
+            4500L,
+            4096L),
+        Overflow.of(
+            "ollama_message",
             Signals.of(
                 "the prompt is longer than the context length currently available to the model;"
                     + " try a shorter prompt or a larger num_ctx",
                 "api_error",
-                null));
-    assertThat(m.reason()).isEqualTo("message contains \"longer than the context length\"");
-    assertThat(m.promptTokens()).isEmpty();
+                null),
+            "message contains \"longer than the context length\"",
+            null,
+            null),
+        Overflow.of(
+            "thousandsSeparators_areParsed",
+            Signals.of("prompt is too long: 1,208,656 tokens > 1,000,000", null, null),
+            "message contains \"prompt is too long\"",
+            1_208_656L,
+            1_000_000L));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("providerOverflows")
+  void providerOverflow_isRecognised_withItsReasonAndCounts(Overflow o) {
+    Match m = classify(o.signals());
+    assertThat(m.reason()).isEqualTo(o.reason());
+    assertThat(m.promptTokens())
+        .isEqualTo(
+            o.promptTokens() == null ? OptionalLong.empty() : OptionalLong.of(o.promptTokens()));
+    assertThat(m.contextWindow())
+        .isEqualTo(
+            o.contextWindow() == null ? OptionalLong.empty() : OptionalLong.of(o.contextWindow()));
   }
 
   @Test
   void anthropicStopReason() {
     Match m = classify(Signals.ofStopReason("model_context_window_exceeded"));
     assertThat(m.reason()).isEqualTo("stop reason model_context_window_exceeded");
-  }
-
-  @Test
-  void thousandsSeparators_areParsed() {
-    Match m = classify(Signals.of("prompt is too long: 1,208,656 tokens > 1,000,000", null, null));
-    assertThat(m.promptTokens()).hasValue(1_208_656);
-    assertThat(m.contextWindow()).hasValue(1_000_000);
   }
 
   @ParameterizedTest

@@ -21,7 +21,6 @@ import dev.compactor.core.model.FinishReason;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.StreamListener;
-import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.core.model.ToolSpec;
 import dev.compactor.core.tokens.ContextMeter;
 import dev.compactor.core.tokens.TokenCounters;
@@ -29,6 +28,7 @@ import dev.compactor.models.ModelProvider;
 import dev.compactor.models.testing.Conversations;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.RecordingStreamListener;
 import dev.compactor.testkit.model.Reply;
 import dev.compactor.wire.json.Json;
 import java.time.Duration;
@@ -127,31 +127,7 @@ class OpenAiChatCompletionsModelTest {
             "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}",
             "{\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":20,\"prompt_tokens_details\":{\"cached_tokens\":64}}}",
             "[DONE]"));
-    List<String> events = new ArrayList<>();
-    ChatResponse[] completed = new ChatResponse[1];
-    StreamListener listener =
-        new StreamListener() {
-          @Override
-          public void onText(String delta) {
-            events.add("text:" + delta);
-          }
-
-          @Override
-          public void onToolCall(ToolCallDelta d) {
-            events.add(
-                "tool:" + d.index() + ":" + d.id() + ":" + d.name() + ":" + d.argumentsDelta());
-          }
-
-          @Override
-          public void onUsage(Usage u) {
-            events.add("usage:" + u.totalInput());
-          }
-
-          @Override
-          public void onComplete(ChatResponse r) {
-            completed[0] = r;
-          }
-        };
+    RecordingStreamListener listener = new RecordingStreamListener();
 
     ChatResponse r =
         client(ModelProvider.OPENAI, "gpt-4o").stream(
@@ -161,7 +137,7 @@ class OpenAiChatCompletionsModelTest {
     assertThat(sent.get("stream").asBoolean()).isTrue();
     assertThat(sent.get("stream_options").get("include_usage").asBoolean()).isTrue();
     assertThat(server.lastRequest().headers().get("accept")).isEqualTo("text/event-stream");
-    assertThat(events)
+    assertThat(listener.log())
         .containsExactly(
             "text:Check",
             "text:ing.",
@@ -169,7 +145,8 @@ class OpenAiChatCompletionsModelTest {
             "tool:0:null:null:{\"tz\":",
             "tool:1:call_b:get_time:{\"tz\":\"UTC\"}",
             "tool:0:null:null:\"CET\"}",
-            "usage:100");
+            "usage:100/20",
+            "complete:TOOL_CALLS");
     assertThat(r.text()).isEqualTo("Checking.");
     assertThat(r.message().toolCalls())
         .containsExactly(
@@ -178,7 +155,7 @@ class OpenAiChatCompletionsModelTest {
     assertThat(r.finishReason()).isEqualTo(FinishReason.TOOL_CALLS);
     assertThat(r.usage()).isEqualTo(new Usage(36, 20, 64, 0, 0));
     assertThat(r.responseId()).isEqualTo("c1");
-    assertThat(completed[0]).isSameAs(r);
+    assertThat(listener.completions()).singleElement().isSameAs(r);
   }
 
   @Test

@@ -92,12 +92,15 @@ class OpenAiErrorMapperTest {
     assertThat(e.errorType()).isNull();
   }
 
+  /** What the mapper of a keyless {@code provider} makes of an HTTP 400 with {@code body}. */
+  private static ContextOverflowException overflowFromHttp400(String provider, String body) {
+    return overflow(
+        new OpenAiErrorMapper(provider, List.of()).fromHttp(400, body, null, "m", null));
+  }
+
   @Test
   void llamaCppOverflow_takesCountsFromFields() {
-    ContextOverflowException e =
-        overflow(
-            new OpenAiErrorMapper("llamacpp", List.of())
-                .fromHttp(400, LLAMACPP_OVERFLOW, null, "m", null));
+    ContextOverflowException e = overflowFromHttp400("llamacpp", LLAMACPP_OVERFLOW);
     assertThat(e.provider()).isEqualTo("llamacpp");
     assertThat(e.errorType()).isEqualTo("exceed_context_size_error");
     assertThat(e.promptTokens()).hasValue(13392);
@@ -117,10 +120,7 @@ class OpenAiErrorMapperTest {
 
   @Test
   void ollamaOverflow_byMessage() {
-    ContextOverflowException e =
-        overflow(
-            new OpenAiErrorMapper("ollama", List.of())
-                .fromHttp(400, OLLAMA_OVERFLOW, null, "m", null));
+    ContextOverflowException e = overflowFromHttp400("ollama", OLLAMA_OVERFLOW);
     assertThat(e.promptTokens()).isEmpty();
   }
 

@@ -21,11 +21,12 @@ import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.StreamListener;
-import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.testing.Conversations;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.RecordingStreamListener;
+import dev.compactor.testkit.model.RecordingStreamListener.Kind;
 import dev.compactor.testkit.model.Reply;
 import dev.compactor.wire.json.Json;
 import java.time.Duration;
@@ -170,44 +171,22 @@ class OpenAiResponsesModelTest {
                 "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":4,\"item\":{\"id\":\"fc_2\",\"type\":\"function_call\",\"call_id\":\"call_t2\",\"name\":\"get_time\",\"arguments\":\"\"}}",
                 "event: response.function_call_arguments.delta\ndata: {\"type\":\"response.function_call_arguments.delta\",\"item_id\":\"fc_2\",\"output_index\":4,\"delta\":\"{\\\"tz\\\":\\\"Europe/Paris\\\"}\"}",
                 "event: response.completed\ndata: " + completed)));
-    List<String> events = new ArrayList<>();
-    StreamListener listener =
-        new StreamListener() {
-          @Override
-          public void onText(String d) {
-            events.add("text:" + d);
-          }
-
-          @Override
-          public void onReasoning(String d) {
-            events.add("reasoning:" + d);
-          }
-
-          @Override
-          public void onToolCall(ToolCallDelta d) {
-            events.add("tool:" + d.index() + ":" + d.id() + ":" + d.argumentsDelta());
-          }
-
-          @Override
-          public void onCompacting() {
-            events.add("compacting");
-          }
-        };
+    RecordingStreamListener listener = new RecordingStreamListener();
 
     ChatResponse r = client().stream(weatherRequest(), listener);
 
     assertThat(server.lastRequest().json().get("stream").asBoolean()).isTrue();
-    assertThat(events)
+    assertThat(listener.log(Kind.TEXT, Kind.REASONING, Kind.TOOL_CALL, Kind.COMPACTING))
         .containsExactly(
             "reasoning:Need the time",
             "compacting",
             "text:Checking ",
             "text:both.",
-            "tool:0:call_t1:",
-            "tool:0:null:{\"tz\":",
-            "tool:0:null:\"Europe/Oslo\"}",
-            "tool:1:call_t2:",
-            "tool:1:null:{\"tz\":\"Europe/Paris\"}");
+            "tool:0:call_t1:get_time:",
+            "tool:0:null:null:{\"tz\":",
+            "tool:0:null:null:\"Europe/Oslo\"}",
+            "tool:1:call_t2:get_time:",
+            "tool:1:null:null:{\"tz\":\"Europe/Paris\"}");
     assertThat(r.text()).isEqualTo("Checking both.");
     assertThat(r.message().toolCalls()).hasSize(2);
     assertThat(r.compaction().items()).extracting(CompactionItem::id).containsExactly("cmp_2");

@@ -22,6 +22,12 @@ public final class Fixtures {
   /** The API key every test client uses; tests check it never leaks. */
   public static final String KEY = "sk-test-SECRETKEY-0123456789abcdef";
 
+  /** A Chat Completions context-overflow error body: 8227 tokens sent, a window of 8192. */
+  public static final String CONTEXT_LENGTH_EXCEEDED =
+      "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens."
+          + " However, your messages resulted in 8227 tokens.\","
+          + "\"code\":\"context_length_exceeded\"}}";
+
   /** A resource under {@code src/test/resources/golden/} as text. */
   public static String golden(String path) {
     try (InputStream in = Fixtures.class.getResourceAsStream("/golden/" + path)) {

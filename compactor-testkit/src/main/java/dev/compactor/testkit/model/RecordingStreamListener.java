@@ -6,7 +6,9 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A {@link StreamListener} that records every callback in order, for assertions on what a client
@@ -115,6 +117,35 @@ public final class RecordingStreamListener implements StreamListener {
    */
   public List<ChatResponse> completions() {
     return values(Kind.COMPLETE, ChatResponse.class);
+  }
+
+  /**
+   * The callbacks of the given kinds (all kinds when none are given), in order, one line each:
+   * {@code text:<delta>}, {@code reasoning:<delta>}, {@code
+   * tool:<index>:<id>:<name>:<argumentsDelta>}, {@code usage:<totalInput>/<output>}, {@code
+   * compacting} and {@code complete:<finishReason>}; for asserting the interleaving of a stream in
+   * one {@code containsExactly}.
+   */
+  public List<String> log(Kind... kinds) {
+    Set<Kind> shown = kinds.length == 0 ? EnumSet.allOf(Kind.class) : EnumSet.of(kinds[0], kinds);
+    return events().stream().filter(e -> shown.contains(e.kind())).map(e -> line(e)).toList();
+  }
+
+  private static String line(Event e) {
+    return switch (e.kind()) {
+      case TEXT -> "text:" + e.value();
+      case REASONING -> "reasoning:" + e.value();
+      case TOOL_CALL -> {
+        ToolCallDelta d = (ToolCallDelta) e.value();
+        yield "tool:" + d.index() + ":" + d.id() + ":" + d.name() + ":" + d.argumentsDelta();
+      }
+      case USAGE -> {
+        Usage u = (Usage) e.value();
+        yield "usage:" + u.totalInput() + "/" + u.output();
+      }
+      case COMPACTING -> "compacting";
+      case COMPLETE -> "complete:" + ((ChatResponse) e.value()).finishReason();
+    };
   }
 
   private <T> List<T> values(Kind kind, Class<T> type) {
