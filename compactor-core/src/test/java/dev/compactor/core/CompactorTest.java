@@ -14,10 +14,7 @@ import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionOutcome;
 import dev.compactor.core.sample.ConversationGenerator;
 import dev.compactor.core.view.ViewValidator;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -161,7 +158,7 @@ class CompactorTest {
   void session_liveLoop_compactsAfterTurnsAndKeepsEveryViewValid() {
     List<Message> messages = session(150);
     List<AppliedCompaction> journal = new ArrayList<>();
-    TurnClock clock = new TurnClock();
+    SettableClock clock = new SettableClock(Instant.EPOCH); // set to each turn's time
     Compactor c =
         Compactor.forModel("openai/gpt-4o")
             .budget("0.25")
@@ -195,26 +192,6 @@ class CompactorTest {
     s.append(Message.user("hello"));
     assertThatThrownBy(() -> s.recover(MessageId.of("nope")))
         .isInstanceOf(CompactorException.class);
-  }
-
-  /** The time of the turn being replayed: the generated messages carry their own timestamps. */
-  private static final class TurnClock extends Clock {
-    Instant now = Instant.EPOCH;
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 
   /** Every message of the view that is not an input is a synthesized entry covering inputs. */

@@ -15,18 +15,7 @@ import org.junit.jupiter.api.Test;
 class ProviderRegistryTest {
 
   /** A provider that never compresses; its name is configurable. */
-  static final class Named implements ContextProvider {
-    private final String name;
-
-    Named(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
+  record Named(String name) implements ContextProvider {
     @Override
     public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
       return false;

@@ -3,7 +3,9 @@ package dev.compactor.core.policy;
 import static dev.compactor.core.policy.PolicyFixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.compactor.core.SettableClock;
 import dev.compactor.core.compaction.CompressionConfig;
+import dev.compactor.core.compaction.TestProviders;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.InMemoryMasterLog;
@@ -15,7 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class AutoCompactorTest {
-  private final MutableClock clock = new MutableClock();
+  private final SettableClock clock = startClock();
   private final StubOutputs trim = new StubOutputs();
   private final Checkpoint summarize = new Checkpoint();
   private final List<AppliedCompaction> journal = new ArrayList<>();
@@ -99,10 +101,7 @@ class AutoCompactorTest {
 
   @Test
   void atBudget_trims_makesNewView_journals_andKeepsMasterComplete() {
-    conv.append(user("u1", 10));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 800));
-    conv.append(assistant("a2", 200));
+    appendToolTurn(conv, 10, 800, 200);
     List<Message> before = conv.master().messages();
     CompactionOutcome o = auto.afterTurn(ctx(1000));
     assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);
@@ -226,10 +225,7 @@ class AutoCompactorTest {
   @Test
   void throttle_isArmedByAnAppliedCompaction() {
     auto = newAuto(AutoCompactor.Settings.DEFAULTS);
-    conv.append(user("u1", 10));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 800));
-    conv.append(assistant("a2", 200));
+    appendToolTurn(conv, 10, 800, 200);
     assertThat(auto.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.Compacted.class);
     CompactionOutcome o = auto.afterTurn(ctx(100));
     assertThat(((CompactionOutcome.NotNeeded) o).reason()).contains("throttled");
@@ -272,10 +268,7 @@ class AutoCompactorTest {
 
   @Test
   void newView_rearmsTheReminder() {
-    conv.append(user("u1", 10));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 800));
-    conv.append(assistant("a2", 200));
+    appendToolTurn(conv, 10, 800, 200);
     assertThat(auto.afterTurn(ctx(1000))).isInstanceOf(CompactionOutcome.Compacted.class);
     // now 211 tokens in view compacted-001; grow to 90 % of 300
     fill(60);
@@ -284,10 +277,7 @@ class AutoCompactorTest {
 
   @Test
   void trimThatStaysOverBudget_givesWayToSummary() {
-    conv.append(user("u1", 1200));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 800));
-    conv.append(assistant("a2", 5));
+    appendToolTurn(conv, 1200, 800, 5);
     CompactionOutcome o = auto.afterTurn(ctx(1000));
     assertThat(trim.calls).isEqualTo(1);
     assertThat(((CompactionOutcome.Compacted) o).report().strategy()).isEqualTo("summarize");
@@ -304,31 +294,16 @@ class AutoCompactorTest {
   void maskingFirst_whenItIsEnough_neitherTrimNorSummaryRuns() {
     StubOutputs masker = new StubOutputs();
     dev.compactor.core.compaction.ContextProvider mask =
-        new dev.compactor.core.compaction.ContextProvider() {
-          @Override
-          public String name() {
-            return "mask";
-          }
-
-          @Override
-          public boolean shouldCompress(List<Message> m, CompressionConfig c) {
-            return true;
-          }
-
-          @Override
-          public dev.compactor.core.compaction.CompactionResult compress(
-              List<Message> m, CompressionConfig c) {
-            assertThat(c.extraConfig()).containsEntry("keep_last", AutoCompactor.MASK_KEEP_LAST);
-            return masker.compress(m, c);
-          }
-        };
+        TestProviders.eager(
+            "mask",
+            (m, c) -> {
+              assertThat(c.extraConfig()).containsEntry("keep_last", AutoCompactor.MASK_KEEP_LAST);
+              return masker.compress(m, c);
+            });
     auto =
         new AutoCompactor(
             conv, mask, trim, summarize, (m, c) -> savings, NO_THROTTLE, clock, journal::add);
-    conv.append(user("u1", 10));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 800));
-    conv.append(assistant("a2", 200));
+    appendToolTurn(conv, 10, 800, 200);
     CompactionOutcome o = auto.afterTurn(ctx(1000));
     assertThat(((CompactionOutcome.Compacted) o).report().strategy()).isEqualTo("mask");
     assertThat(trim.calls).isZero();

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.core.CompactorException;
+import dev.compactor.core.SettableClock;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.TestProviders;
 import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.InMemoryMasterLog;
 import java.util.ArrayList;
@@ -15,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ManualCompactorTest {
-  private final MutableClock clock = new MutableClock();
+  private final SettableClock clock = startClock();
   private final StubOutputs trim = new StubOutputs();
   private final Checkpoint summarize = new Checkpoint();
   private final List<AppliedCompaction> journal = new ArrayList<>();
@@ -114,25 +116,11 @@ class ManualCompactorTest {
   @Test
   void strategyRewritingThePendingStep_isRefused() {
     ContextProvider dropLast =
-        new ContextProvider() {
-          @Override
-          public String name() {
-            return "drop-last";
-          }
-
-          @Override
-          public boolean shouldCompress(
-              List<dev.compactor.core.message.Message> m, CompressionConfig c) {
-            return true;
-          }
-
-          @Override
-          public dev.compactor.core.compaction.CompactionResult compress(
-              List<dev.compactor.core.message.Message> m, CompressionConfig c) {
-            return dev.compactor.core.compaction.CompactionResult.of(
-                m, m.subList(0, m.size() - 1), List.of(), Map.of());
-          }
-        };
+        TestProviders.eager(
+            "drop-last",
+            (m, c) ->
+                dev.compactor.core.compaction.CompactionResult.of(
+                    m, m.subList(0, m.size() - 1), List.of(), Map.of()));
     ManualCompactor m = new ManualCompactor(n -> dropLast, clock, journal::add);
     conv.append(user("u1", 10));
     conv.append(call("a2", "c2"));
@@ -168,10 +156,7 @@ class ManualCompactorTest {
 
   @Test
   void compactedButStillOverBudget_carriesAShortfall() {
-    conv.append(user("u1", 2000));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 800));
-    conv.append(assistant("a2", 5));
+    appendToolTurn(conv, 2000, 800, 5);
     CompactionOutcome o = manual.compact(conv, "trim", null, ctx(1000));
     CompactionOutcome.Compacted c = (CompactionOutcome.Compacted) o;
     assertThat(c.withinBudget()).isFalse();
@@ -196,24 +181,11 @@ class ManualCompactorTest {
   @Test
   void errorWithoutMessage_namesTheExceptionType() {
     ContextProvider npe =
-        new ContextProvider() {
-          @Override
-          public String name() {
-            return "summarize";
-          }
-
-          @Override
-          public boolean shouldCompress(
-              List<dev.compactor.core.message.Message> m, CompressionConfig c) {
-            return true;
-          }
-
-          @Override
-          public dev.compactor.core.compaction.CompactionResult compress(
-              List<dev.compactor.core.message.Message> m, CompressionConfig c) {
-            throw new CompactorException(null, new IllegalStateException());
-          }
-        };
+        TestProviders.eager(
+            "summarize",
+            (m, c) -> {
+              throw new CompactorException(null, new IllegalStateException());
+            });
     conv.append(user("u1", 10));
     CompactionOutcome o =
         new ManualCompactor(n -> npe, clock, journal::add).compact(conv, "summarize", null, ctx(5));

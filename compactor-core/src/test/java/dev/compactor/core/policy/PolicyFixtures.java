@@ -1,9 +1,10 @@
 package dev.compactor.core.policy;
 
 import dev.compactor.core.CompactorException;
+import dev.compactor.core.SettableClock;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
-import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.TestProviders;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -12,10 +13,8 @@ import dev.compactor.core.tokens.MessageOverhead;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.core.tokens.TokenizerFamily;
-import java.time.Clock;
-import java.time.Duration;
+import dev.compactor.core.view.InMemoryConversation;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,42 +52,30 @@ final class PolicyFixtures {
     return Message.builder(Role.TOOL).id(id).toolCallId(callId).content(text(tokens)).build();
   }
 
-  /** A settable clock. */
-  static final class MutableClock extends Clock {
-    Instant now = Instant.parse("2026-03-01T10:00:00Z");
+  /**
+   * Appends one answered tool turn: request {@code u1} of {@code userTokens}, call {@code a1} (id
+   * {@code c1}), its result {@code t1} of {@code outputTokens}, answer {@code a2} of {@code
+   * answerTokens}.
+   */
+  static void appendToolTurn(
+      InMemoryConversation conv, int userTokens, int outputTokens, int answerTokens) {
+    conv.append(user("u1", userTokens));
+    conv.append(call("a1", "c1"));
+    conv.append(result("t1", "c1", outputTokens));
+    conv.append(assistant("a2", answerTokens));
+  }
 
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
+  /** A settable clock, at 2026-03-01T10:00:00Z to begin with. */
+  static SettableClock startClock() {
+    return new SettableClock(Instant.parse("2026-03-01T10:00:00Z"));
   }
 
   /** "trim": replaces every tool output by a 1-token stub. */
-  static final class StubOutputs implements ContextProvider {
+  static final class StubOutputs extends TestProviders.Eager {
     int calls;
 
-    @Override
-    public String name() {
-      return "trim";
-    }
-
-    @Override
-    public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
-      return true;
+    StubOutputs() {
+      super("trim");
     }
 
     @Override
@@ -110,19 +97,13 @@ final class PolicyFixtures {
   }
 
   /** "summarize": one checkpoint for everything but the last message; may fail. */
-  static final class Checkpoint implements ContextProvider {
+  static final class Checkpoint extends TestProviders.Eager {
     boolean fail;
     int calls;
     CompressionConfig lastConfig;
 
-    @Override
-    public String name() {
-      return "summarize";
-    }
-
-    @Override
-    public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
-      return true;
+    Checkpoint() {
+      super("summarize");
     }
 
     @Override
