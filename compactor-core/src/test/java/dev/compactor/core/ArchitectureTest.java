@@ -15,53 +15,50 @@ class ArchitectureTest {
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("dev.compactor.core");
 
-  @Test
-  void core_dependsOnNoOtherCompactorModule() {
+  private static void assertNoCoreClassDependsOn(String... packages) {
     ArchRule rule =
         noClasses()
             .that()
             .resideInAPackage("dev.compactor.core..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage(
-                "dev.compactor.wire..",
-                "dev.compactor.log..",
-                "dev.compactor.models..",
-                "dev.compactor.chat..",
-                "dev.compactor.server..",
-                "dev.compactor.cli..",
-                "dev.compactor.bench..");
+            .resideInAnyPackage(packages);
     rule.check(CORE);
   }
 
   @Test
+  void core_dependsOnNoOtherCompactorModule() {
+    assertNoCoreClassDependsOn(
+        "dev.compactor.wire..",
+        "dev.compactor.log..",
+        "dev.compactor.models..",
+        "dev.compactor.chat..",
+        "dev.compactor.server..",
+        "dev.compactor.cli..",
+        "dev.compactor.bench..");
+  }
+
+  @Test
   void core_usesNoHttpJdbcOrFileFormatLibrary() {
-    ArchRule rule =
-        noClasses()
-            .that()
-            .resideInAPackage("dev.compactor.core..")
-            .should()
-            .dependOnClassesThat()
-            .resideInAnyPackage(
-                "java.net.http..",
-                "java.sql..",
-                "javax.sql..",
-                "com.fasterxml.jackson..",
-                "tools.jackson..",
-                "com.google.gson..",
-                "org.yaml..",
-                "com.sun.net.httpserver..",
-                "io.javalin..",
-                "org.eclipse.jetty..",
-                "okhttp3..",
-                "org.apache.http..",
-                "org.postgresql..",
-                "org.sqlite..",
-                "picocli..",
-                "org.slf4j..",
-                "ch.qos.logback..",
-                "org.apache.logging..");
-    rule.check(CORE);
+    assertNoCoreClassDependsOn(
+        "java.net.http..",
+        "java.sql..",
+        "javax.sql..",
+        "com.fasterxml.jackson..",
+        "tools.jackson..",
+        "com.google.gson..",
+        "org.yaml..",
+        "com.sun.net.httpserver..",
+        "io.javalin..",
+        "org.eclipse.jetty..",
+        "okhttp3..",
+        "org.apache.http..",
+        "org.postgresql..",
+        "org.sqlite..",
+        "picocli..",
+        "org.slf4j..",
+        "ch.qos.logback..",
+        "org.apache.logging..");
   }
 
   @Test

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.core.CompactorException;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ManualCompactionTest {
@@ -47,10 +49,8 @@ class ManualCompactionTest {
 
   @Test
   void isCommand_recognisesOnlyCompact() {
-    assertThat(ManualCompaction.isCommand("/compact")).isTrue();
-    assertThat(ManualCompaction.isCommand("/COMPACT summarize")).isTrue();
-    assertThat(ManualCompaction.isCommand("/compaction")).isFalse();
-    assertThat(ManualCompaction.isCommand("compact")).isFalse();
-    assertThat(ManualCompaction.isCommand(null)).isFalse();
+    assertThat(List.of("/compact", "/COMPACT summarize")).allMatch(ManualCompaction::isCommand);
+    assertThat(Arrays.asList("/compaction", "compact", null))
+        .noneMatch(ManualCompaction::isCommand);
   }
 }

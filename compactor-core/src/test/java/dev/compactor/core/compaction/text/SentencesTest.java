@@ -3,7 +3,10 @@ package dev.compactor.core.compaction.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Parity scenario 19: the sentence scoring weights. */
 class SentencesTest {
@@ -60,35 +63,42 @@ class SentencesTest {
         .isCloseTo(-0.2, within(1e-9));
   }
 
-  @Test
-  void score_decisionTwo_conclusionOneAndAHalf_commitmentOneAndAHalf() {
+  /**
+   * The bonus of a sentence of the same length as {@link #PLAIN}: decision +2, conclusion and
+   * commitment +1.5, action result +1, file path +1, URL +0.5, error word +1.5, key term +0.5 each
+   * ({@code =}); common phrasings of a decision, conclusion, next step or result earn at least
+   * theirs ({@code >=}).
+   */
+  @ParameterizedTest(name = "{1} {2}: {0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "We decided on clouds over the hills for the weather map|=|2.0",
+        "Therefore the clouds move over the hills in the weather|=|1.5",
+        "Next I will draw the clouds over the hills in the map|=|1.5",
+        "The clouds were updated over the hills for the weather|=|1.0",
+        "The clouds over the hills are drawn in src/sky/Clouds.java|=|1.0",
+        "The clouds over the hills are drawn at https://sky.example|=|0.5",
+        // "exception" is an error word (+1.5); it contains no key term
+        "An exception happened with clouds over the hills today|=|1.5",
+        // "note" and "output" are key terms and nothing else
+        "A note on the output of clouds over the hills in weather|=|1.0",
+        "We'll use the clouds over the hills for the weather map|>=|2.0",
+        "The solution is clouds over the hills in the weather map|>=|2.0",
+        "We confirmed that clouds drift over the hills today|>=|1.5",
+        "Next steps: draw the clouds over the hills in the map|>=|1.5",
+        "Action items for the clouds over the hills in the map|>=|1.5",
+        "Merged the clouds over the hills into the weather map|>=|1.0",
+      })
+  void score_addsTheBonusOfItsCue(String sentence, String relation, double bonus) {
     double base = Sentences.score(PLAIN, 5, 10);
-    assertThat(Sentences.score("We decided on clouds over the hills for the weather map", 5, 10))
-        .isCloseTo(base + 2.0, within(1e-9));
-    assertThat(Sentences.score("Therefore the clouds move over the hills in the weather", 5, 10))
-        .isCloseTo(base + 1.5, within(1e-9));
-    assertThat(Sentences.score("Next I will draw the clouds over the hills in the map", 5, 10))
-        .isCloseTo(base + 1.5, within(1e-9));
-  }
-
-  @Test
-  void score_recognisesCommonDecisionConclusionNextStepAndResultPhrasing() {
-    double base = Sentences.score(PLAIN, 5, 10);
-    assertThat(Sentences.score("We'll use the clouds over the hills for the weather map", 5, 10))
-        .isGreaterThanOrEqualTo(base + 2.0);
-    assertThat(Sentences.score("The solution is clouds over the hills in the weather map", 5, 10))
-        .isGreaterThanOrEqualTo(base + 2.0);
-    assertThat(Sentences.score("We confirmed that clouds drift over the hills today", 5, 10))
-        .isGreaterThanOrEqualTo(base + 1.5);
-    assertThat(Sentences.score("Next steps: draw the clouds over the hills in the map", 5, 10))
-        .isGreaterThanOrEqualTo(base + 1.5);
-    assertThat(Sentences.score("Action items for the clouds over the hills in the map", 5, 10))
-        .isGreaterThanOrEqualTo(base + 1.5);
-    assertThat(Sentences.score("Merged the clouds over the hills into the weather map", 5, 10))
-        .isGreaterThanOrEqualTo(base + 1.0);
-    assertThat(Sentences.isDecision("We'll use BigDecimal for every total.")).isTrue();
-    assertThat(Sentences.isOpenItem("Action items: write the migration test.")).isTrue();
-    assertThat(Sentences.isActionResult("Merged the pull request.")).isTrue();
+    double score = Sentences.score(sentence, 5, 10);
+    switch (relation) {
+      case "=" -> assertThat(score).isCloseTo(base + bonus, within(1e-9));
+      case ">=" -> assertThat(score).isGreaterThanOrEqualTo(base + bonus);
+      default -> throw new IllegalArgumentException("relation " + relation + " in the test data");
+    }
   }
 
   @Test
@@ -100,34 +110,20 @@ class SentencesTest {
   }
 
   @Test
-  void score_actionResultOne_filePathOne_urlHalf_errorWordOneAndAHalfPlusKeyTerm() {
-    double base = Sentences.score(PLAIN, 5, 10);
-    assertThat(Sentences.score("The clouds were updated over the hills for the weather", 5, 10))
-        .isCloseTo(base + 1.0, within(1e-9));
-    assertThat(Sentences.score("The clouds over the hills are drawn in src/sky/Clouds.java", 5, 10))
-        .isCloseTo(base + 1.0, within(1e-9));
-    assertThat(Sentences.score("The clouds over the hills are drawn at https://sky.example", 5, 10))
-        .isCloseTo(base + 0.5, within(1e-9));
-    // "exception" is an error word (+1.5); it contains no key term
-    assertThat(Sentences.score("An exception happened with clouds over the hills today", 5, 10))
-        .isCloseTo(base + 1.5, within(1e-9));
-  }
-
-  @Test
-  void score_keyTerms_halfEach() {
-    double base = Sentences.score(PLAIN, 5, 10);
-    // "note" and "output" are key terms and nothing else
-    assertThat(Sentences.score("A note on the output of clouds over the hills in weather", 5, 10))
-        .isCloseTo(base + 1.0, within(1e-9));
-  }
-
-  @Test
   void decisionOpenItemAndConstraint_detectors() {
-    assertThat(Sentences.isDecision("I chose BigDecimal instead of double.")).isTrue();
+    assertThat(
+            List.of(
+                "I chose BigDecimal instead of double.", "We'll use BigDecimal for every total."))
+        .allMatch(Sentences::isDecision);
     assertThat(Sentences.isDecision("The build ran.")).isFalse();
-    assertThat(Sentences.isOpenItem("TODO: add the migration.")).isTrue();
-    assertThat(Sentences.isOpenItem("The integration test still fails.")).isTrue();
+    assertThat(
+            List.of(
+                "TODO: add the migration.",
+                "The integration test still fails.",
+                "Action items: write the migration test."))
+        .allMatch(Sentences::isOpenItem);
     assertThat(Sentences.isOpenItem("Everything is done.")).isFalse();
     assertThat(Sentences.isConstraint("Never push to main.")).isTrue();
+    assertThat(Sentences.isActionResult("Merged the pull request.")).isTrue();
   }
 }

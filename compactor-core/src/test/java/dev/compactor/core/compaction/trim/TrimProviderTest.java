@@ -49,16 +49,21 @@ class TrimProviderTest {
     assertThat(archive.saved).isEmpty();
   }
 
+  /**
+   * A coding agent asked to list every file under /usr: the {@code find} output ({@link
+   * #findOutput()}, pinned or not) and the answer; the caller adds what follows.
+   */
+  private static Conv findEveryFile(boolean pinned) {
+    return new Conv()
+        .system("You are a coding agent.")
+        .user("List every file under /usr.")
+        .tool("shell", "{\"command\":\"find /usr -type f\"}", findOutput(), pinned)
+        .assistant("There are many files.");
+  }
+
   @Test
   void parity2_bigCommandOutputAt85Percent_estimatePicksTrim_andTruncationKeepsTheCommand() {
-    List<Message> m =
-        new Conv()
-            .system("You are a coding agent.")
-            .user("List every file under /usr.")
-            .tool("shell", "{\"command\":\"find /usr -type f\"}", findOutput())
-            .assistant("There are many files.")
-            .user("Thanks, now count them.")
-            .build();
+    List<Message> m = findEveryFile(false).user("Thanks, now count them.").build();
     int limit = (int) (tokens(m) / 0.85);
     CompressionConfig c = config(limit).trimTargetRatio(0.7).build();
 
@@ -77,11 +82,7 @@ class TrimProviderTest {
   @Test
   void parity2_staleBigOutput_becomesAStubUnder200Tokens_namingTheCommand() {
     List<Message> m =
-        new Conv()
-            .system("You are a coding agent.")
-            .user("List every file under /usr.")
-            .tool("shell", "{\"command\":\"find /usr -type f\"}", findOutput())
-            .assistant("There are many files.")
+        findEveryFile(false)
             .assistant("Shall I count them?")
             .assistant("I can also group them.")
             .user("Thanks, now count them.")
@@ -131,14 +132,7 @@ class TrimProviderTest {
 
   @Test
   void parity3_pinnedBigOutput_isUntouched_andTheShortfallIsReported() {
-    List<Message> m =
-        new Conv()
-            .system("You are a coding agent.")
-            .user("List every file under /usr.")
-            .tool("shell", "{\"command\":\"find /usr -type f\"}", findOutput(), true)
-            .assistant("There are many files.")
-            .user("Thanks, now count them.")
-            .build();
+    List<Message> m = findEveryFile(true).user("Thanks, now count them.").build();
     CompressionConfig c = config((int) (tokens(m) / 0.85)).trimTargetRatio(0.7).build();
 
     TrimOutcome o = trim.trim(m, c);
