@@ -17,29 +17,14 @@ class CompactCommandTest {
   @TempDir Path dir;
 
   private Path sample(int turns) {
-    Path f = dir.resolve("session.jsonl");
-    assertThat(
-            CliRunner.run("sample", "--turns", "" + turns, "--seed", "5", "--out", f.toString())
-                .exitCode())
-        .isZero();
-    return f;
+    return CliRunner.sample(dir.resolve("session.jsonl"), turns, 5);
   }
 
   @Test
   void compact_importsFile_makesNewView_journals_andKeepsMasterComplete() throws Exception {
     Path f = sample(80);
     Path conv = dir.resolve("conv");
-    CliRunner r =
-        CliRunner.run(
-            "compact",
-            f.toString(),
-            "--out",
-            conv.toString(),
-            "--strategy",
-            "mask",
-            "--context-budget",
-            "0.2",
-            "--json");
+    CliRunner r = CliRunner.compact(f, conv, "mask", "--context-budget", "0.2", "--json");
     assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
     JsonNode j = JSON.readTree(r.out());
     for (String field :
@@ -80,15 +65,7 @@ class CompactCommandTest {
   void compact_sameFileTwice_reusesTheDirectory_andCompactsTheActiveView() throws Exception {
     Path f = sample(60);
     Path conv = dir.resolve("conv");
-    CliRunner.run(
-        "compact",
-        f.toString(),
-        "--out",
-        conv.toString(),
-        "--strategy",
-        "mask",
-        "--context-budget",
-        "0.5");
+    CliRunner.compact(f, conv, "mask", "--context-budget", "0.5");
     CliRunner second = CliRunner.run("compact", conv.toString(), "--strategy", "mask", "--json");
     assertThat(second.exitCode()).as(second.err()).isZero();
     // The budget given the first time was persisted for the conversation.

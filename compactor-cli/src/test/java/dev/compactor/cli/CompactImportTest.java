@@ -21,12 +21,7 @@ class CompactImportTest {
   @TempDir Path dir;
 
   private Path sample(String name, int turns) {
-    Path f = dir.resolve(name);
-    assertThat(
-            CliRunner.run("sample", "--turns", "" + turns, "--seed", "7", "--out", f.toString())
-                .exitCode())
-        .isZero();
-    return f;
+    return CliRunner.sample(dir.resolve(name), turns, 7);
   }
 
   private static List<String> leftovers(Path parent) throws Exception {
@@ -41,17 +36,13 @@ class CompactImportTest {
   void importRecordsTheSourceSizeAndDigest_andAnUnchangedFileReusesTheDirectory() throws Exception {
     Path f = sample("s.jsonl", 30);
     Path conv = dir.resolve("conv");
-    CliRunner first =
-        CliRunner.run(
-            "compact", f.toString(), "--out", conv.toString(), "--strategy", "mask", "--json");
+    CliRunner first = CliRunner.compact(f, conv, "mask", "--json");
     assertThat(first.exitCode()).as(first.err()).isZero();
     try (StoredConversation c = StoredConversation.open(conv)) {
       assertThat(c.settings().get("source_size")).contains(Long.toString(Files.size(f)));
       assertThat(c.settings().get("source_sha256")).get().asString().hasSize(64);
     }
-    CliRunner again =
-        CliRunner.run(
-            "compact", f.toString(), "--out", conv.toString(), "--strategy", "mask", "--json");
+    CliRunner again = CliRunner.compact(f, conv, "mask", "--json");
     assertThat(again.exitCode()).as(again.err()).isZero();
     assertThat(again.err()).contains("imported from the unchanged");
     assertThat(leftovers(dir)).isEmpty();
@@ -121,16 +112,7 @@ class CompactImportTest {
     CliRunner badBudget =
         CliRunner.run("compact", f.toString(), "--out", conv.toString(), "--context-budget", "abc");
     assertThat(badBudget.exitCode()).isEqualTo(CompactCommand.EXIT_ERROR);
-    CliRunner badSummarizer =
-        CliRunner.run(
-            "compact",
-            f.toString(),
-            "--out",
-            conv.toString(),
-            "--strategy",
-            "summarize",
-            "--summarizer",
-            "gpt");
+    CliRunner badSummarizer = CliRunner.compact(f, conv, "summarize", "--summarizer", "gpt");
     assertThat(badSummarizer.exitCode()).isEqualTo(CompactCommand.EXIT_ERROR);
     assertThat(conv).doesNotExist();
     assertThat(leftovers(dir)).isEmpty();
@@ -176,9 +158,7 @@ class CompactImportTest {
     assertThat(written).as("killed mid-import").isLessThan(lines);
     assertThat(conv).as("no conversation directory from a killed import").doesNotExist();
 
-    CliRunner again =
-        CliRunner.run(
-            "compact", f.toString(), "--out", conv.toString(), "--strategy", "mask", "--json");
+    CliRunner again = CliRunner.compact(f, conv, "mask", "--json");
     assertThat(again.exitCode()).as(again.err()).isIn(0, CompactCommand.EXIT_OVER_BUDGET);
     JsonNode j = JSON.readTree(again.out());
     assertThat(again.err()).contains("importing " + String.format("%,d", lines) + " messages");

@@ -11,6 +11,7 @@ import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +28,7 @@ class CompactSummarizeTest {
           + " changes.\\n\\n## Current State\\nThe suite passes.\\n\\n## Open Items\\n- Release."
           + "\\n\\n## Context Files\\n- `src/InvoiceService.java` — edited";
 
+  private static final String BUDGET = "--context-budget";
   @TempDir Path dir;
   private final FakeModelServer server = FakeModelServer.start();
   private volatile int status = 200;
@@ -48,10 +50,6 @@ class CompactSummarizeTest {
     server.close();
   }
 
-  private String baseUrl() {
-    return server.baseUrl();
-  }
-
   private List<String> paths() {
     return server.requests().stream().map(RecordedRequest::path).toList();
   }
@@ -65,33 +63,33 @@ class CompactSummarizeTest {
     return Map.of("HOME", dir.toString());
   }
 
-  private Path sample() {
-    Path f = dir.resolve("session.jsonl");
-    assertThat(
-            CliRunner.run("sample", "--turns", "60", "--seed", "3", "--out", f.toString())
-                .exitCode())
-        .isZero();
-    return f;
+  /**
+   * {@code compact <a sample> --out <conv> --strategy summarize --context-budget 0.1}, with {@code
+   * --model} and {@code --base-url} where given (non-null) and then {@code options}.
+   */
+  private CliRunner summarize(
+      Map<String, String> env, Path conv, String model, String baseUrl, String... options) {
+    List<String> args = new ArrayList<>(List.of(BUDGET, "0.1"));
+    if (model != null) {
+      args.addAll(List.of("--model", model));
+    }
+    if (baseUrl != null) {
+      args.addAll(List.of("--base-url", baseUrl));
+    }
+    args.addAll(List.of(options));
+    Path sample = CliRunner.sample(dir.resolve("session.jsonl"), 60, 3);
+    return CliRunner.compact(env, sample, conv, "summarize", args.toArray(String[]::new));
   }
 
   @Test
   void summarize_withModelAndBaseUrl_asksTheOpenAiCompatibleServer() throws Exception {
     Path conv = dir.resolve("conv");
     CliRunner r =
-        CliRunner.runWithEnv(
+        summarize(
             env(),
-            "compact",
-            sample().toString(),
-            "--out",
-            conv.toString(),
-            "--strategy",
-            "summarize",
-            "--model",
+            conv,
             "openai/gpt-4o",
-            "--base-url",
-            baseUrl(),
-            "--context-budget",
-            "0.1",
+            server.baseUrl(),
             "--instructions",
             "Focus on the failing tests.",
             "--json");
@@ -126,18 +124,7 @@ class CompactSummarizeTest {
 
   @Test
   void summarize_withoutModelOrBaseUrl_usesTheOfflineExtractiveSummarizer() throws Exception {
-    CliRunner r =
-        CliRunner.runWithEnv(
-            env(),
-            "compact",
-            sample().toString(),
-            "--out",
-            dir.resolve("conv").toString(),
-            "--strategy",
-            "summarize",
-            "--context-budget",
-            "0.1",
-            "--json");
+    CliRunner r = summarize(env(), dir.resolve("conv"), null, null, "--json");
 
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(JSON.readTree(r.out()).get("summarizer").asText()).isEqualTo("extractive");
@@ -147,19 +134,7 @@ class CompactSummarizeTest {
   @Test
   void summarize_withAModelButNoKeyAndNoBaseUrl_failsClearly_andLeavesNoDirectory() {
     Path conv = dir.resolve("conv");
-    CliRunner r =
-        CliRunner.runWithEnv(
-            env(),
-            "compact",
-            sample().toString(),
-            "--out",
-            conv.toString(),
-            "--strategy",
-            "summarize",
-            "--model",
-            "openai/gpt-4o",
-            "--context-budget",
-            "0.1");
+    CliRunner r = summarize(env(), conv, "openai/gpt-4o", null);
 
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err())
@@ -177,20 +152,11 @@ class CompactSummarizeTest {
     status = 400;
     reply = "{\"error\":{\"message\":\"bad key " + KEY + " for this model\"}}";
     CliRunner r =
-        CliRunner.runWithEnv(
+        summarize(
             Map.of("HOME", dir.toString(), "OPENAI_API_KEY", KEY),
-            "compact",
-            sample().toString(),
-            "--out",
-            dir.resolve("conv").toString(),
-            "--strategy",
-            "summarize",
-            "--model",
+            dir.resolve("conv"),
             "openai/gpt-4o",
-            "--base-url",
-            baseUrl(),
-            "--context-budget",
-            "0.1",
+            server.baseUrl(),
             "--json");
 
     assertThat(r.exitCode()).isEqualTo(3);
@@ -203,49 +169,27 @@ class CompactSummarizeTest {
   @Test
   void summarizerOption_extractive_skipsTheModel_andBadValuesAreNamed() {
     CliRunner r =
-        CliRunner.runWithEnv(
-            env(),
-            "compact",
-            sample().toString(),
-            "--out",
-            dir.resolve("conv").toString(),
-            "--strategy",
-            "summarize",
-            "--model",
-            "openai/gpt-4o",
-            "--summarizer",
-            "extractive",
-            "--context-budget",
-            "0.1");
+        summarize(env(), dir.resolve("conv"), "openai/gpt-4o", null, "--summarizer", "extractive");
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(paths()).isEmpty();
 
+    Path conv = dir.resolve("conv");
     CliRunner bad =
-        CliRunner.runWithEnv(
-            env(),
-            "compact",
-            dir.resolve("conv").toString(),
-            "--strategy",
-            "summarize",
-            "--summarizer",
-            "gpt",
-            "--context-budget",
-            "0.1");
+        CliRunner.compact(env(), conv, null, "summarize", "--summarizer", "gpt", BUDGET, "0.1");
     assertThat(bad.exitCode()).isEqualTo(2);
     assertThat(bad.err()).contains("\"gpt\"").contains("--summarizer");
 
     CliRunner badApi =
-        CliRunner.runWithEnv(
+        CliRunner.compact(
             env(),
-            "compact",
-            dir.resolve("conv").toString(),
-            "--strategy",
+            conv,
+            null,
             "summarize",
             "--base-url",
-            baseUrl(),
+            server.baseUrl(),
             "--api",
             "soap",
-            "--context-budget",
+            BUDGET,
             "0.1");
     assertThat(badApi.exitCode()).isEqualTo(2);
     assertThat(badApi.err()).contains("soap").contains("--api");

@@ -80,16 +80,7 @@ class JsonErrorsTest {
         new String[][] {
           {"inspect", gz.toString()},
           {"replay", ok.toString(), "--prices", prices.toString(), "--quiet"},
-          {
-            "task",
-            "call",
-            "--chat",
-            "c",
-            "--db",
-            dir.resolve("t.db").toString(),
-            "--request",
-            req.toString()
-          },
+          CliRunner.taskCall("c", dir.resolve("t.db"), req),
         }) {
       CliRunner r = CliRunner.run(args);
       assertThat(r.exitCode()).as(args[0]).isNotZero();

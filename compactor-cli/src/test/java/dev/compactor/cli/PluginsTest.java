@@ -104,16 +104,7 @@ class PluginsTest {
   void codeAwareAndRedundancy_compactFromTheCommandLine() throws Exception {
     for (String s : List.of("code-aware", "redundancy")) {
       CliRunner r =
-          CliRunner.run(
-              "compact",
-              session.toString(),
-              "--out",
-              dir.resolve(s).toString(),
-              "--strategy",
-              s,
-              "--context-budget",
-              "0.05",
-              "--json");
+          CliRunner.compact(session, dir.resolve(s), s, "--context-budget", "0.05", "--json");
       assertThat(r.exitCode())
           .as(s + ": " + r.err() + r.out())
           .isIn(0, CompactCommand.EXIT_OVER_BUDGET);
@@ -141,13 +132,10 @@ class PluginsTest {
     assertThat(same.get("source").asText()).isEqualTo(jar.toAbsolutePath().toString());
 
     CliRunner used =
-        CliRunner.runWithEnv(
+        CliRunner.compact(
             Map.of("HOME", dir.toString(), PluginOptions.ENV, jar.toString()),
-            "compact",
-            session.toString(),
-            "--out",
-            dir.resolve("c").toString(),
-            "--strategy",
+            session,
+            dir.resolve("c"),
             "same",
             "--context-budget",
             "0.05",
@@ -160,14 +148,7 @@ class PluginsTest {
         .contains("--strategy summarize")
         .doesNotContain("/compact");
 
-    CliRunner without =
-        CliRunner.run(
-            "compact",
-            session.toString(),
-            "--out",
-            dir.resolve("d").toString(),
-            "--strategy",
-            "same");
+    CliRunner without = CliRunner.compact(session, dir.resolve("d"), "same");
     assertThat(without.exitCode()).isEqualTo(CompactCommand.EXIT_ERROR);
     assertThat(without.err()).contains("unknown context provider \"same\"");
   }

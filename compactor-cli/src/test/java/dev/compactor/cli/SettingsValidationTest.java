@@ -12,6 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Budgets and model names: refused with a message, clamping said, the same check everywhere. */
 class SettingsValidationTest {
+  private static final String GPT_4O = "openai/gpt-4o";
+  private static final String BUDGET = "--context-budget";
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;
 
@@ -37,28 +39,14 @@ class SettingsValidationTest {
   @Test
   void aClampedBudget_saysSo() throws Exception {
     CliRunner r =
-        CliRunner.run(
-            "inspect",
-            chat().toString(),
-            "--model",
-            "openai/gpt-4o",
-            "--context-budget",
-            "99999999",
-            "--json");
+        CliRunner.run("inspect", "" + chat(), "--model", GPT_4O, BUDGET, "99999999", "--json");
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode b = JSON.readTree(r.out()).get("budget");
     assertThat(b.get("clamped").asBoolean()).isTrue();
     assertThat(b.get("requested").asLong()).isEqualTo(99_999_999L);
     assertThat(b.get("tokens").asLong()).isLessThan(128_000);
 
-    CliRunner text =
-        CliRunner.run(
-            "inspect",
-            chat().toString(),
-            "--model",
-            "openai/gpt-4o",
-            "--context-budget",
-            "99999999");
+    CliRunner text = CliRunner.run("inspect", "" + chat(), "--model", GPT_4O, BUDGET, "99999999");
     assertThat(text.out()).contains("clamped from 99,999,999");
   }
 
@@ -66,14 +54,7 @@ class SettingsValidationTest {
   void aDirectorysSettings_keepWhatWasGivenAndWhatWasUsed() throws Exception {
     Path out = dir.resolve("c.compactor");
     CliRunner r =
-        CliRunner.run(
-            "compact",
-            chat().toString(),
-            "--out",
-            out.toString(),
-            "--model",
-            "openai/gpt-4o",
-            "--json");
+        CliRunner.run("compact", chat().toString(), "--out", "" + out, "--model", GPT_4O, "--json");
     assertThat(r.exitCode()).as(r.err()).isZero();
     CliRunner again =
         CliRunner.run(
@@ -110,17 +91,7 @@ class SettingsValidationTest {
         Files.writeString(
             dir.resolve("req.json"),
             "{\"model\": \"nope\", \"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}");
-    CliRunner r =
-        CliRunner.runWithEnv(
-            Map.of(),
-            "task",
-            "call",
-            "--chat",
-            "c",
-            "--db",
-            dir.resolve("t.db").toString(),
-            "--request",
-            req.toString());
+    CliRunner r = CliRunner.runWithEnv(Map.of(), CliRunner.taskCall("c", dir.resolve("t.db"), req));
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.out() + r.err()).doesNotContain("ChatModels").contains("provider/model");
   }

@@ -20,6 +20,23 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code compactor task call/show/summarize}, in-process, against a local model server. */
 class TaskCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A request for qwen3 with a provider-compaction threshold (ignored: not the Responses API). */
+  private static final String HELLO_WITH_A_THRESHOLD =
+      """
+      {"model": "openai-compatible/qwen3",
+       "compaction": {"provider": {"compact_threshold": "200_000"}},
+       "messages": [{"role": "user", "content": "Hello"}]}
+      """;
+
+  /** A request whose provider-compaction threshold is out of range. */
+  private static final String A_THRESHOLD_TOO_LOW =
+      """
+      {"model": "openai-compatible/m",
+       "compaction": {"provider": {"compact_threshold": 999}},
+       "messages": [{"role": "user", "content": "x"}]}
+      """;
+
   @TempDir Path dir;
   private FakeModelServer server;
 
@@ -57,34 +74,13 @@ class TaskCommandTest {
 
   private CliRunner call(String db, String chat, Path request) {
     return CliRunner.run(
-        "task",
-        "call",
-        "--chat",
-        chat,
-        "--tenant",
-        "acme",
-        "--db",
-        db,
-        "--base-url",
-        baseUrl(),
-        "--request",
-        request.toString());
+        CliRunner.taskCall(chat, db, request, "--tenant", "acme", "--base-url", baseUrl()));
   }
 
   @Test
   void call_printsTheResult_andShowPrintsTheStoredChat() throws Exception {
     String db = dir.resolve("chats.db").toString();
-    CliRunner r =
-        call(
-            db,
-            "c1",
-            request(
-                "r1.json",
-                """
-                {"model": "openai-compatible/qwen3",
-                 "compaction": {"provider": {"compact_threshold": "200_000"}},
-                 "messages": [{"role": "user", "content": "Hello"}]}
-                """));
+    CliRunner r = call(db, "c1", request("r1.json", HELLO_WITH_A_THRESHOLD));
 
     assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
     JsonNode out = JSON.readTree(r.out());
@@ -130,17 +126,7 @@ class TaskCommandTest {
   @Test
   void failedCall_printsTheErrorAsJson_exitsWith1_andStoresNothing() throws Exception {
     String db = dir.resolve("fail.db").toString();
-    CliRunner r =
-        call(
-            db,
-            "c2",
-            request(
-                "bad.json",
-                """
-                {"model": "openai-compatible/m",
-                 "compaction": {"provider": {"compact_threshold": 999}},
-                 "messages": [{"role": "user", "content": "x"}]}
-                """));
+    CliRunner r = call(db, "c2", request("bad.json", A_THRESHOLD_TOO_LOW));
 
     assertThat(r.exitCode()).isEqualTo(1);
     JsonNode err = JSON.readTree(r.out());
@@ -270,16 +256,7 @@ class TaskCommandTest {
     System.arraycopy(
         "\"}]}".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, all, ok.length + 1, 3);
     Path req = Files.write(dir.resolve("latin1.json"), all);
-    CliRunner r =
-        CliRunner.run(
-            "task",
-            "call",
-            "--chat",
-            "c1",
-            "--db",
-            dir.resolve("u.db").toString(),
-            "--request",
-            req.toString());
+    CliRunner r = CliRunner.run(CliRunner.taskCall("c1", dir.resolve("u.db"), req));
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err())
         .contains("--request " + req)

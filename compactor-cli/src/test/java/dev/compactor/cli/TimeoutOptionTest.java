@@ -55,12 +55,9 @@ class TimeoutOptionTest {
           assertTimeoutPreemptively(
               Duration.ofSeconds(30),
               () ->
-                  CliRunner.run(
-                      "compact",
-                      f.toString(),
-                      "--out",
-                      dir.resolve("long.compactor").toString(),
-                      "--strategy",
+                  CliRunner.compact(
+                      f,
+                      dir.resolve("long.compactor"),
                       "summarize",
                       "--model",
                       "openai/gpt-4o",
@@ -82,12 +79,9 @@ class TimeoutOptionTest {
   void aBadTimeout_isRefusedNamingIt() throws Exception {
     Path f = Files.writeString(dir.resolve("a.json"), "[{\"role\":\"user\",\"content\":\"hi\"}]");
     CliRunner r =
-        CliRunner.run(
-            "compact",
-            f.toString(),
-            "--out",
-            dir.resolve("a.compactor").toString(),
-            "--strategy",
+        CliRunner.compact(
+            f,
+            dir.resolve("a.compactor"),
             "summarize",
             "--model",
             "openai/gpt-4o",
