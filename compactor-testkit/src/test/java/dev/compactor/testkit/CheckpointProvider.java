@@ -2,7 +2,6 @@ package dev.compactor.testkit;
 
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
-import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -15,16 +14,9 @@ import java.util.Map;
  * leading system messages, stopping at pinned ones) with one synthesized message: exercises
  * multi-message provenance, dropping and recovery through views.
  */
-final class CheckpointProvider implements ContextProvider {
-
-  @Override
-  public String name() {
-    return "test-checkpoint";
-  }
-
-  @Override
-  public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
-    return config.limit() != null && config.counter().countMessages(messages) > config.limit();
+final class CheckpointProvider extends OverLimitProvider {
+  CheckpointProvider() {
+    super("test-checkpoint");
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.compactor.testkit;
 
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
-import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -12,16 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /** A trivial provider: tool outputs before the last three are cut to 40 characters. */
-final class TruncatingProvider implements ContextProvider {
-
-  @Override
-  public String name() {
-    return "test-truncate";
-  }
-
-  @Override
-  public boolean shouldCompress(List<Message> messages, CompressionConfig config) {
-    return config.limit() != null && config.counter().countMessages(messages) > config.limit();
+final class TruncatingProvider extends OverLimitProvider {
+  TruncatingProvider() {
+    super("test-truncate");
   }
 
   @Override

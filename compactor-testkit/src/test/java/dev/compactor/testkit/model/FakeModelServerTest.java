@@ -201,6 +201,11 @@ class FakeModelServerTest {
 
   // ------------------------------------------------------------------ validation
 
+  /** A Chat Completions request body for model {@code m} with these messages (JSON objects). */
+  private static String chatBody(String... messages) {
+    return "{\"model\":\"m\",\"messages\":[" + String.join(",", messages) + "]}";
+  }
+
   private String rejection(String path, String body) throws Exception {
     server.replyWith(r -> Reply.text("accepted"));
     HttpResponse<String> r = post(path, body);
@@ -220,46 +225,15 @@ class FakeModelServerTest {
     String result = "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"ok\"}";
     String user = "{\"role\":\"user\",\"content\":\"x\"}";
 
-    assertThat(
-            rejection(
-                "/chat/completions",
-                "{\"model\":\"m\",\"messages\":["
-                    + user
-                    + ","
-                    + call
-                    + ","
-                    + result
-                    + ","
-                    + user
-                    + "]}"))
-        .isNull();
-    assertThat(
-            rejection(
-                "/chat/completions",
-                "{\"model\":\"m\",\"messages\":[" + user + "," + result + "]}"))
+    assertThat(rejection("/chat/completions", chatBody(user, call, result, user))).isNull();
+    assertThat(rejection("/chat/completions", chatBody(user, result)))
         .contains(
             "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'");
-    assertThat(
-            rejection(
-                "/chat/completions",
-                "{\"model\":\"m\",\"messages\":[" + user + "," + call + "," + user + "]}"))
+    assertThat(rejection("/chat/completions", chatBody(user, call, user)))
         .contains("The following tool_call_ids did not have response messages: c1");
-    assertThat(
-            rejection(
-                "/chat/completions", "{\"model\":\"m\",\"messages\":[" + user + "," + call + "]}"))
+    assertThat(rejection("/chat/completions", chatBody(user, call)))
         .contains("did not have response messages: c1");
-    assertThat(
-            rejection(
-                "/chat/completions",
-                "{\"model\":\"m\",\"messages\":["
-                    + user
-                    + ","
-                    + call
-                    + ","
-                    + result
-                    + ","
-                    + result
-                    + "]}"))
+    assertThat(rejection("/chat/completions", chatBody(user, call, result, result)))
         .contains("must be a response to a preceeding message");
     assertThat(
             rejection(
@@ -346,8 +320,7 @@ class FakeModelServerTest {
                 "/messages",
                 head + "\"messages\":[{\"role\":\"system\",\"content\":\"s\"}," + user + "]}"))
         .contains("Unexpected role \"system\"");
-    assertThat(rejection("/messages", "{\"model\":\"m\",\"messages\":[" + user + "]}"))
-        .isEqualTo("max_tokens: Field required");
+    assertThat(rejection("/messages", chatBody(user))).isEqualTo("max_tokens: Field required");
     String cached = "{\"type\":\"text\",\"text\":\"s\",\"cache_control\":{\"type\":\"ephemeral\"}}";
     String four = String.join(",", cached, cached, cached, cached);
     assertThat(
