@@ -35,6 +35,16 @@ class OpenAiFormatsTest {
     return r;
   }
 
+  /** An assistant message with {@code content} (null, text or parts) and these tool calls. */
+  private static Map<String, Object> assistantCalling(Object content, Object... calls) {
+    return obj("role", "assistant", "content", content, "tool_calls", List.of(calls));
+  }
+
+  /** The result of the call {@code callId}: text or content parts. */
+  private static Map<String, Object> toolResult(String callId, Object content) {
+    return obj("role", "tool", "tool_call_id", callId, "content", content);
+  }
+
   private static Map<String, Object> call(String id, String name, String args) {
     return obj("id", id, "type", "function", "function", obj("name", name, "arguments", args));
   }
@@ -51,21 +61,10 @@ class OpenAiFormatsTest {
                 List.of(
                     obj("type", "text", "text", "what is"),
                     obj("type", "image_url", "image_url", obj("url", "data:...")))),
-            obj(
-                "role",
-                "assistant",
-                "content",
-                null,
-                "tool_calls",
-                List.of(call("c1", "weather", "{\"city\":\"Oslo\"}"), call("c2", "time", "{}"))),
+            assistantCalling(
+                null, call("c1", "weather", "{\"city\":\"Oslo\"}"), call("c2", "time", "{}")),
             obj("role", "tool", "tool_call_id", "c1", "name", "weather", "content", "rain"),
-            obj(
-                "role",
-                "tool",
-                "tool_call_id",
-                "c2",
-                "content",
-                List.of(obj("type", "text", "text", "9:00"))),
+            toolResult("c2", List.of(obj("type", "text", "text", "9:00"))),
             obj("role", "assistant", "content", "Rain at nine.", "refusal", null));
 
     ImportedConversation c = read("chat.json.gz", chat, "openai-chat").single();
@@ -110,23 +109,11 @@ class OpenAiFormatsTest {
     List<Object> chat =
         List.of(
             obj("role", "user", "content", "go"),
-            obj(
-                "role",
-                "assistant",
-                "content",
-                "",
-                "tool_calls",
-                List.of(call("c1", "a", "{}"), call("c2", "b", "{}"))),
-            obj("role", "tool", "tool_call_id", "c1", "content", "one"),
+            assistantCalling("", call("c1", "a", "{}"), call("c2", "b", "{}")),
+            toolResult("c1", "one"),
             obj("role", "user", "content", "never mind"),
-            obj("role", "tool", "tool_call_id", "c2", "content", "late"),
-            obj(
-                "role",
-                "assistant",
-                "content",
-                "ok",
-                "tool_calls",
-                List.of(call("c9", "z", "{}"))));
+            toolResult("c2", "late"),
+            assistantCalling("ok", call("c9", "z", "{}")));
 
     ImportedConversation c = read("broken.json", chat, "openai-chat").single();
 

@@ -4,6 +4,7 @@ import static dev.compactor.models.testing.Fixtures.KEY;
 import static dev.compactor.models.testing.Fixtures.assertJsonEquals;
 import static dev.compactor.models.testing.Fixtures.golden;
 import static dev.compactor.models.testing.Fixtures.options;
+import static dev.compactor.models.testing.Fixtures.streamFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,7 +29,6 @@ import dev.compactor.core.model.FinishReason;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.RetryableModelException;
-import dev.compactor.core.model.StreamListener;
 import dev.compactor.models.testing.Conversations;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
@@ -305,14 +305,9 @@ class AnthropicMessagesModelTest {
                 "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}",
                 "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Half an ans\"}}",
                 "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")));
-    assertThatThrownBy(
-            () -> client().stream(ChatRequest.of(List.of(Message.user("q"))), StreamListener.NONE))
-        .isInstanceOfSatisfying(
-            RetryableModelException.class,
-            e -> {
-              assertThat(e.errorType()).isEqualTo("overloaded_error");
-              assertThat(e.partialMessage().orElseThrow().content()).isEqualTo("Half an ans");
-            });
+    RetryableModelException e = streamFailure(client(), RetryableModelException.class);
+    assertThat(e.errorType()).isEqualTo("overloaded_error");
+    assertThat(e.partialMessage().orElseThrow().content()).isEqualTo("Half an ans");
     assertThat(server.requests()).hasSize(1);
   }
 
@@ -323,14 +318,9 @@ class AnthropicMessagesModelTest {
             List.of(
                 "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")));
     server.enqueue(Reply.raw(400, AnthropicErrorMapperTest.PROMPT_TOO_LONG));
-    assertThatThrownBy(
-            () -> client().stream(ChatRequest.of(List.of(Message.user("q"))), StreamListener.NONE))
-        .isInstanceOfSatisfying(
-            ContextOverflowException.class,
-            e -> {
-              assertThat(e.promptTokens()).hasValue(208656);
-              assertThat(e.getSuppressed()).hasSize(1);
-            });
+    ContextOverflowException e = streamFailure(client(), ContextOverflowException.class);
+    assertThat(e.promptTokens()).hasValue(208656);
+    assertThat(e.getSuppressed()).hasSize(1);
     assertThat(server.requests()).hasSize(2);
     assertThat(sleeps).hasSize(1);
   }

@@ -4,6 +4,7 @@ import static dev.compactor.models.testing.Fixtures.KEY;
 import static dev.compactor.models.testing.Fixtures.assertJsonEquals;
 import static dev.compactor.models.testing.Fixtures.golden;
 import static dev.compactor.models.testing.Fixtures.options;
+import static dev.compactor.models.testing.Fixtures.streamFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -20,7 +21,6 @@ import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.FinishReason;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ProviderCompaction;
-import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolSpec;
 import dev.compactor.core.tokens.ContextMeter;
 import dev.compactor.core.tokens.TokenCounters;
@@ -164,17 +164,11 @@ class OpenAiChatCompletionsModelTest {
         Reply.rawData(
             "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Part\"},\"finish_reason\":null}]}",
             OpenAiErrorMapperTest.CC_OVERFLOW));
-    assertThatThrownBy(
-            () ->
-                client(ModelProvider.OPENAI, "gpt-4").stream(
-                    ChatRequest.of(List.of(Message.user("hi"))), StreamListener.NONE))
-        .isInstanceOfSatisfying(
-            ContextOverflowException.class,
-            e -> {
-              assertThat(e.httpStatus()).isEqualTo(200);
-              assertThat(e.promptTokens()).hasValue(8227);
-              assertThat(e.partialMessage().orElseThrow().content()).isEqualTo("Part");
-            });
+    ContextOverflowException e =
+        streamFailure(client(ModelProvider.OPENAI, "gpt-4"), ContextOverflowException.class);
+    assertThat(e.httpStatus()).isEqualTo(200);
+    assertThat(e.promptTokens()).hasValue(8227);
+    assertThat(e.partialMessage().orElseThrow().content()).isEqualTo("Part");
     assertThat(server.requests()).hasSize(1);
   }
 

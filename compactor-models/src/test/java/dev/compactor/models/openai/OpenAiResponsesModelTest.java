@@ -4,6 +4,7 @@ import static dev.compactor.models.testing.Fixtures.KEY;
 import static dev.compactor.models.testing.Fixtures.assertJsonEquals;
 import static dev.compactor.models.testing.Fixtures.golden;
 import static dev.compactor.models.testing.Fixtures.options;
+import static dev.compactor.models.testing.Fixtures.streamFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -250,14 +251,9 @@ class OpenAiResponsesModelTest {
         Reply.rawStream(
             List.of(
                 "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"half\"}")));
-    assertThatThrownBy(
-            () -> client().stream(ChatRequest.of(List.of(Message.user("hi"))), StreamListener.NONE))
-        .isInstanceOfSatisfying(
-            RetryableModelException.class,
-            e -> {
-              assertThat(e.getMessage()).contains("stream ended before the response was complete");
-              assertThat(e.partialMessage().orElseThrow().content()).isEqualTo("half");
-            });
+    RetryableModelException e = streamFailure(client(), RetryableModelException.class);
+    assertThat(e.getMessage()).contains("stream ended before the response was complete");
+    assertThat(e.partialMessage().orElseThrow().content()).isEqualTo("half");
     assertThat(server.requests()).hasSize(1);
   }
 

@@ -1,8 +1,13 @@
 package dev.compactor.models.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.model.ChatModel;
+import dev.compactor.core.model.ChatRequest;
+import dev.compactor.core.model.StreamListener;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.RetryPolicy;
 import dev.compactor.wire.json.Json;
@@ -27,6 +32,18 @@ public final class Fixtures {
       "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens."
           + " However, your messages resulted in 8227 tokens.\","
           + "\"code\":\"context_length_exceeded\"}}";
+
+  /**
+   * Streams a one-message request to {@code model}, asserts that it fails with a {@code type}, and
+   * returns that exception for further assertions.
+   */
+  public static <E extends Throwable> E streamFailure(ChatModel model, Class<E> type) {
+    Throwable t =
+        catchThrowable(
+            () -> model.stream(ChatRequest.of(List.of(Message.user("q"))), StreamListener.NONE));
+    assertThat(t).isInstanceOf(type);
+    return type.cast(t);
+  }
 
   /** A resource under {@code src/test/resources/golden/} as text. */
   public static String golden(String path) {
