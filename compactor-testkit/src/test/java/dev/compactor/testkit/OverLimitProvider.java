@@ -14,12 +14,12 @@ abstract class OverLimitProvider implements ContextProvider {
   }
 
   @Override
-  public final String name() {
-    return name;
+  public final boolean shouldCompress(List<Message> messages, CompressionConfig config) {
+    return config.limit() != null && config.counter().countMessages(messages) > config.limit();
   }
 
   @Override
-  public final boolean shouldCompress(List<Message> messages, CompressionConfig config) {
-    return config.limit() != null && config.counter().countMessages(messages) > config.limit();
+  public final String name() {
+    return name;
   }
 }

@@ -32,20 +32,44 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link ChatStore} must do. Run against SQLite and PostgreSQL by subclasses that
  * provide a fresh, empty store per test.
  */
-public abstract class ChatStoreContract {
+public abstract class ChatStoreContract<S extends ChatStore> {
   private static final Instant T0 = Instant.parse("2025-03-01T10:00:00.123456Z");
 
-  /** The store under test: fresh and empty for each test. */
-  protected abstract ChatStore store();
+  private S store;
+
+  /** Opens the store of the current test; within one test, every call opens the same database. */
+  protected abstract S open();
+
+  /** The store under test: fresh and empty for each test (opened on first use). */
+  protected final S store() {
+    if (store == null) {
+      store = open();
+    }
+    return store;
+  }
 
   /** The store closed and opened again on the same database. */
-  protected abstract ChatStore reopen();
+  protected final S reopen() {
+    closeStore();
+    return store();
+  }
+
+  /** Closes the store if it is open; done after every test. */
+  @AfterEach
+  protected final void closeStore() {
+    if (store != null) {
+      store.close();
+      store = null;
+    }
+  }
 
   private static ChatKey key(String id) {
     return new ChatKey("tenant-a", id);
@@ -455,37 +479,54 @@ public abstract class ChatStoreContract {
     }
   }
 
+  /**
+   * Of the fifty calls, {@code succeeded} returned a result and the others failed with {@code
+   * refusal}.
+   */
+  private static void assertSucceededAndRefused(
+      List<CallOutcome> outcomes, int succeeded, ChatTaskException.Code refusal) {
+    assertThat(outcomes).hasSize(50);
+    assertThat(outcomes.stream().filter(o -> o.result() != null)).hasSize(succeeded);
+    assertThat(outcomes.stream().filter(o -> o.error() != null))
+        .hasSize(50 - succeeded)
+        .allSatisfy(o -> assertThat(o.error().code()).isEqualTo(refusal));
+  }
+
+  /**
+   * What {@link #fiftyCallsToGpt5Mini} did: the model, each call's outcome, the chat afterwards.
+   */
+  private record Fifty(FakeChatModel model, List<CallOutcome> outcomes, ChatSnapshot chat) {}
+
+  /**
+   * {@link #fiftyCalls} to the chat {@code id} with openai/gpt-5-mini on the Responses API, each
+   * request with the failsafe {@code limits}.
+   */
+  private Fifty fiftyCallsToGpt5Mini(String id, UnaryOperator<ChatTaskRequest.Builder> limits)
+      throws Exception {
+    FakeChatModel model = new FakeChatModel("openai/gpt-5-mini", ModelApi.RESPONSES);
+    ChatKey k = key(id);
+    List<CallOutcome> outcomes =
+        fiftyCalls(
+            service(model),
+            k,
+            () -> limits.apply(ChatTaskRequest.builder().model("openai/gpt-5-mini")));
+    return new Fifty(model, outcomes, store().find(k).orElseThrow());
+  }
+
   @Test
   void fiftyConcurrentCalls_interactionsFailsafe_exactCount_noLostOrDuplicatedMessage()
       throws Exception {
-    FakeChatModel model = new FakeChatModel("openai/gpt-5-mini", ModelApi.RESPONSES);
-    ChatTaskService chats = service(model);
-    ChatKey k = key("fifty-interactions");
+    Fifty f =
+        fiftyCallsToGpt5Mini(
+            "fifty-interactions", b -> b.stopOnHighMessages(null).stopOnHighInteractions(40));
 
-    List<CallOutcome> outcomes =
-        fiftyCalls(
-            chats,
-            k,
-            () ->
-                ChatTaskRequest.builder()
-                    .model("openai/gpt-5-mini")
-                    .stopOnHighMessages(null)
-                    .stopOnHighInteractions(40));
-
-    assertThat(outcomes.stream().filter(o -> o.result() != null)).hasSize(40);
-    assertThat(outcomes.stream().filter(o -> o.error() != null))
-        .hasSize(10)
-        .allSatisfy(
-            o ->
-                assertThat(o.error().code())
-                    .isEqualTo(ChatTaskException.Code.FAILSAFE_INTERACTIONS));
-    ChatSnapshot s = store().find(k).orElseThrow();
-    assertThat(s.record().interactions()).isEqualTo(40);
-    assertThat(s.messages()).hasSize(80);
-    assertThat(model.requests()).hasSize(40);
-    assertEachSuccessIsInTheHistoryOnce(outcomes, s.messages());
+    assertSucceededAndRefused(f.outcomes(), 40, ChatTaskException.Code.FAILSAFE_INTERACTIONS);
+    assertThat(f.chat().record().interactions()).isEqualTo(40);
+    assertThat(f.chat().messages()).hasSize(80);
+    assertThat(f.model().requests()).hasSize(40);
+    assertEachSuccessIsInTheHistoryOnce(f.outcomes(), f.chat().messages());
     assertThat(
-            outcomes.stream()
+            f.outcomes().stream()
                 .filter(o -> o.result() != null)
                 .map(o -> o.result().details().interactions()))
         .containsExactlyInAnyOrderElementsOf(
@@ -495,27 +536,14 @@ public abstract class ChatStoreContract {
   @Test
   void fiftyConcurrentCalls_messagesFailsafe_exactCount_noLostOrDuplicatedMessage()
       throws Exception {
-    FakeChatModel model = new FakeChatModel("openai/gpt-5-mini", ModelApi.RESPONSES);
-    ChatTaskService chats = service(model);
-    ChatKey k = key("fifty-messages");
-
     // Each call adds a user message and a reply; a call is refused when the history plus its one
     // message would exceed 61, so calls succeed while the history holds 0, 2, …, 60 messages.
-    List<CallOutcome> outcomes =
-        fiftyCalls(
-            chats,
-            k,
-            () -> ChatTaskRequest.builder().model("openai/gpt-5-mini").stopOnHighMessages(61));
+    Fifty f = fiftyCallsToGpt5Mini("fifty-messages", b -> b.stopOnHighMessages(61));
 
-    assertThat(outcomes.stream().filter(o -> o.result() != null)).hasSize(31);
-    assertThat(outcomes.stream().filter(o -> o.error() != null))
-        .hasSize(19)
-        .allSatisfy(
-            o -> assertThat(o.error().code()).isEqualTo(ChatTaskException.Code.FAILSAFE_MESSAGES));
-    ChatSnapshot s = store().find(k).orElseThrow();
-    assertThat(s.messages()).hasSize(62);
-    assertThat(s.record().interactions()).isEqualTo(31);
-    assertEachSuccessIsInTheHistoryOnce(outcomes, s.messages());
+    assertSucceededAndRefused(f.outcomes(), 31, ChatTaskException.Code.FAILSAFE_MESSAGES);
+    assertThat(f.chat().messages()).hasSize(62);
+    assertThat(f.chat().record().interactions()).isEqualTo(31);
+    assertEachSuccessIsInTheHistoryOnce(f.outcomes(), f.chat().messages());
   }
 
   @Test

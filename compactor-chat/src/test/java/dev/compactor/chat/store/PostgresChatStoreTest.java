@@ -24,19 +24,17 @@ import org.junit.jupiter.api.Test;
  * The contract against a real PostgreSQL server ({@link TestPostgres}: the local one, or an
  * embedded one), each test in a fresh schema.
  */
-class PostgresChatStoreTest extends ChatStoreContract {
+class PostgresChatStoreTest extends ChatStoreContract<PostgresChatStore> {
   private String schema;
-  private PostgresChatStore store;
 
   @BeforeEach
-  void open() {
+  void newSchema() {
     schema = TestPostgres.newSchema("chat_test");
-    store = open(schema);
   }
 
   @AfterEach
-  void close() {
-    store.close();
+  void dropSchema() {
+    closeStore();
     TestPostgres.dropSchema(schema);
   }
 
@@ -46,21 +44,14 @@ class PostgresChatStoreTest extends ChatStoreContract {
   }
 
   @Override
-  protected ChatStore store() {
-    return store;
-  }
-
-  @Override
-  protected ChatStore reopen() {
-    store.close();
-    store = open(schema);
-    return store;
+  protected PostgresChatStore open() {
+    return open(schema);
   }
 
   @Test
   void open_usesTheGivenSchema_andDescribesItWithoutSecrets() {
-    assertThat(store.schema()).isEqualTo(schema);
-    assertThat(store.describe()).contains(schema).doesNotContain("password");
+    assertThat(store().schema()).isEqualTo(schema);
+    assertThat(store().describe()).contains(schema).doesNotContain("password");
   }
 
   @Test
@@ -78,7 +69,7 @@ class PostgresChatStoreTest extends ChatStoreContract {
       try {
         List<Future<?>> futures = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-          ChatStore s = i % 2 == 0 ? store : other;
+          ChatStore s = i % 2 == 0 ? store() : other;
           String id = "m" + i;
           futures.add(
               pool.submit(
@@ -100,7 +91,7 @@ class PostgresChatStoreTest extends ChatStoreContract {
         pool.shutdownNow();
       }
     }
-    ChatSnapshot s = store.find(k).orElseThrow();
+    ChatSnapshot s = store().find(k).orElseThrow();
     assertThat(s.messages()).hasSize(50);
     assertThat(new HashSet<>(s.messages().stream().map(m -> m.id().value()).toList())).hasSize(50);
     assertThat(s.record().version()).isEqualTo(50);

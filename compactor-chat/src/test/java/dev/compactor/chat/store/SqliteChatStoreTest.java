@@ -12,63 +12,44 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SqliteChatStoreTest extends ChatStoreContract {
+class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
   @TempDir Path dir;
-  private SqliteChatStore store;
-
-  @BeforeEach
-  void open() {
-    store = SqliteChatStore.open(dir.resolve("nested/dir/chats.db"));
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
 
   @Override
-  protected ChatStore store() {
-    return store;
-  }
-
-  @Override
-  protected ChatStore reopen() {
-    store.close();
-    store = SqliteChatStore.open(dir.resolve("nested/dir/chats.db"));
-    return store;
+  protected SqliteChatStore open() {
+    return SqliteChatStore.open(dir.resolve("nested/dir/chats.db"));
   }
 
   @Test
   void open_createsMissingDirectories_andDescribesTheFile() {
+    assertThat(store().describe()).endsWith("chats.db");
     assertThat(dir.resolve("nested/dir/chats.db")).exists();
-    assertThat(store.describe()).endsWith("chats.db");
   }
 
   @Test
   void twoProcessesOnOneFile_laterWriterGetsConflict_andStoresNothing() {
     ChatKey k = new ChatKey("t", "shared");
     try (SqliteChatStore other = SqliteChatStore.open(dir.resolve("nested/dir/chats.db"))) {
-      store.update(k, chat -> append(k, chat, "first"));
+      store().update(k, chat -> append(k, chat, "first"));
 
       assertThatThrownBy(
               () ->
-                  store.update(
-                      k,
-                      chat -> {
-                        // Meanwhile another process appends to the same chat.
-                        other.update(k, c2 -> append(k, c2, "from other"));
-                        return append(k, chat, "mine");
-                      }))
+                  store()
+                      .update(
+                          k,
+                          chat -> {
+                            // Meanwhile another process appends to the same chat.
+                            other.update(k, c2 -> append(k, c2, "from other"));
+                            return append(k, chat, "mine");
+                          }))
           .isInstanceOf(ChatTaskException.class)
           .extracting(e -> ((ChatTaskException) e).code())
           .isEqualTo(ChatTaskException.Code.CONFLICT);
 
-      assertThat(store.find(k).orElseThrow().messages())
+      assertThat(store().find(k).orElseThrow().messages())
           .extracting(Message::content)
           .containsExactly("first", "from other");
     }
@@ -80,15 +61,16 @@ class SqliteChatStoreTest extends ChatStoreContract {
     try (SqliteChatStore other = SqliteChatStore.open(dir.resolve("nested/dir/chats.db"))) {
       assertThatThrownBy(
               () ->
-                  store.update(
-                      k,
-                      chat -> {
-                        other.update(k, c2 -> append(k, c2, "other was first"));
-                        return append(k, chat, "mine");
-                      }))
+                  store()
+                      .update(
+                          k,
+                          chat -> {
+                            other.update(k, c2 -> append(k, c2, "other was first"));
+                            return append(k, chat, "mine");
+                          }))
           .isInstanceOf(ChatTaskException.class)
           .hasMessageContaining("another process");
-      assertThat(store.find(k).orElseThrow().messages())
+      assertThat(store().find(k).orElseThrow().messages())
           .extracting(Message::content)
           .containsExactly("other was first");
     }
@@ -96,8 +78,8 @@ class SqliteChatStoreTest extends ChatStoreContract {
 
   @Test
   void locks_areDroppedWhenNobodyHoldsThem() {
-    store.update(new ChatKey("t", "a"), chat -> Outcome.unchanged(null));
-    assertThat(store.lockEntries()).isZero();
+    store().update(new ChatKey("t", "a"), chat -> Outcome.unchanged(null));
+    assertThat(store().lockEntries()).isZero();
   }
 
   private static Outcome<Void> append(ChatKey k, ChatSnapshot chat, String text) {

@@ -64,7 +64,7 @@ class AutoCompactorPropertyTest {
     InMemoryConversation conversation = new InMemoryConversation(new InMemoryMasterLog());
     List<AppliedCompaction> journal = new ArrayList<>();
     PolicyReplay.ReplayClock clock = new PolicyReplay.ReplayClock();
-    AutoCompactor auto = PolicyReplay.policy(conversation, scenario, clock, journal::add);
+    AutoCompactor auto = PolicyReplay.policy(conversation, scenario, clock.clock(), journal::add);
     PolicyContext ctx = scenario.context(OutputArchive.NONE);
     PolicyReplay replay = new PolicyReplay(conversation, scenario, journal, stats);
     List<Message> messages = scenario.messages();

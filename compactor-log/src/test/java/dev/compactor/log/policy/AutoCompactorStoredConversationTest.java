@@ -54,7 +54,7 @@ class AutoCompactorStoredConversationTest {
     Stats stats = new Stats();
     PolicyReplay.ReplayClock clock = new PolicyReplay.ReplayClock();
 
-    StoredConversation conv = StoredConversation.open(conversationDir, clock);
+    StoredConversation conv = StoredConversation.open(conversationDir, clock.clock());
     try {
       int i = 0;
       for (int segment = 0; segment <= reopenAt.size(); segment++) {
@@ -64,7 +64,7 @@ class AutoCompactorStoredConversationTest {
             PolicyReplay.policy(
                 c,
                 scenario,
-                clock,
+                clock.clock(),
                 report -> {
                   c.journal().append(CompactionRecord.of(report));
                   reports.add(report);
@@ -115,7 +115,7 @@ class AutoCompactorStoredConversationTest {
     Path where = before.directory();
     before.close();
 
-    StoredConversation after = StoredConversation.open(where, clock);
+    StoredConversation after = StoredConversation.open(where, clock.clock());
     assertThat(after.master().messages()).as("master log after reopening").isEqualTo(master);
     assertThat(after.views()).as("views after reopening").isEqualTo(views);
     assertThat(after.activeMessages()).as("active messages after reopening").isEqualTo(active);
@@ -123,7 +123,7 @@ class AutoCompactorStoredConversationTest {
     assertThat(after.journal().entries().toString())
         .as("journal after reopening")
         .isEqualTo(journal.toString());
-    AutoCompactor fresh = PolicyReplay.policy(after, scenario, clock, r -> {});
+    AutoCompactor fresh = PolicyReplay.policy(after, scenario, clock.clock(), r -> {});
     assertThat(fresh.latched()).as("failed-summary latch after reopening").isEqualTo(latched);
     return after;
   }

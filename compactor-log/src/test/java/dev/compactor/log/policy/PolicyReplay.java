@@ -30,7 +30,7 @@ import dev.compactor.core.view.ViewEntry;
 import dev.compactor.core.view.ViewValidator;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -192,23 +192,21 @@ final class PolicyReplay {
     }
   }
 
-  /** A clock the replay sets to the newest message's time, so policy messages stay in order. */
-  static final class ReplayClock extends Clock {
+  /**
+   * The time the replay sets to the newest message's, so policy messages stay in order; {@link
+   * #clock()} reads it in UTC.
+   */
+  static final class ReplayClock implements InstantSource {
     Instant now = Instant.parse("2026-01-05T09:00:00Z");
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
 
     @Override
     public Instant instant() {
       return now;
+    }
+
+    /** A UTC clock that always reads {@link #now}. */
+    Clock clock() {
+      return withZone(ZoneOffset.UTC);
     }
   }
 

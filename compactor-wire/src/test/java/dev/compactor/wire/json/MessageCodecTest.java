@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 class MessageCodecTest {
@@ -50,6 +51,13 @@ class MessageCodecTest {
                 new InputFingerprint(3, "abc123", "gpt-4o"),
                 extra))
         .build();
+  }
+
+  /**
+   * {@code call} fails with a {@link MessageFormatException} whose message contains {@code part}.
+   */
+  private static void assertRefused(ThrowingCallable call, String part) {
+    assertThatThrownBy(call).isInstanceOf(MessageFormatException.class).hasMessageContaining(part);
   }
 
   @Test
@@ -197,16 +205,12 @@ class MessageCodecTest {
 
   @Test
   void read_unknownRole_failsNamingIt() {
-    assertThatThrownBy(() -> codec.readLine("{\"id\":\"a\",\"role\":\"robot\"}"))
-        .isInstanceOf(MessageFormatException.class)
-        .hasMessageContaining("robot");
+    assertRefused(() -> codec.readLine("{\"id\":\"a\",\"role\":\"robot\"}"), "robot");
   }
 
   @Test
   void read_missingId_fails() {
-    assertThatThrownBy(() -> codec.readLine("{\"role\":\"user\",\"content\":\"x\"}"))
-        .isInstanceOf(MessageFormatException.class)
-        .hasMessageContaining("field id");
+    assertRefused(() -> codec.readLine("{\"role\":\"user\",\"content\":\"x\"}"), "field id");
   }
 
   @Test
@@ -222,31 +226,24 @@ class MessageCodecTest {
 
   @Test
   void read_toolCallsOnUserMessage_fails() {
-    assertThatThrownBy(
-            () ->
-                codec.readLine(
-                    "{\"id\":\"a\",\"role\":\"user\",\"tool_calls\":[{\"id\":\"c\",\"name\":\"n\"}]}"))
-        .isInstanceOf(MessageFormatException.class)
-        .hasMessageContaining("only assistant messages carry tool calls");
+    assertRefused(
+        () ->
+            codec.readLine(
+                "{\"id\":\"a\",\"role\":\"user\",\"tool_calls\":[{\"id\":\"c\",\"name\":\"n\"}]}"),
+        "only assistant messages carry tool calls");
   }
 
   @Test
   void read_reservedKeyInMetadata_fails() {
-    assertThatThrownBy(
-            () ->
-                codec.readLine("{\"id\":\"a\",\"role\":\"user\",\"metadata\":{\"$top_level\":{}}}"))
-        .isInstanceOf(MessageFormatException.class)
-        .hasMessageContaining("$top_level");
+    assertRefused(
+        () -> codec.readLine("{\"id\":\"a\",\"role\":\"user\",\"metadata\":{\"$top_level\":{}}}"),
+        "$top_level");
   }
 
   @Test
   void readLine_trailingGarbageOrTruncatedJson_fails() {
-    assertThatThrownBy(() -> codec.readLine("{\"id\":\"a\",\"role\":\"user\"} x"))
-        .isInstanceOf(MessageFormatException.class)
-        .hasMessageContaining("invalid JSON");
-    assertThatThrownBy(() -> codec.readLine("{\"id\":\"a\",\"role\":\"us"))
-        .isInstanceOf(MessageFormatException.class)
-        .hasMessageContaining("invalid JSON");
+    assertRefused(() -> codec.readLine("{\"id\":\"a\",\"role\":\"user\"} x"), "invalid JSON");
+    assertRefused(() -> codec.readLine("{\"id\":\"a\",\"role\":\"us"), "invalid JSON");
   }
 
   @Test
@@ -256,9 +253,7 @@ class MessageCodecTest {
             .id("a")
             .metadata(new MessageMetadata(null, null, null, null, Map.of("model", "x")))
             .build();
-    assertThatThrownBy(() -> codec.write(m))
-        .isInstanceOf(MessageFormatException.class)
-        .hasMessageContaining("\"model\"");
+    assertRefused(() -> codec.write(m), "\"model\"");
   }
 
   @Test
@@ -274,9 +269,7 @@ class MessageCodecTest {
                     null,
                     Map.of(MessageCodec.TOP_LEVEL_EXTRA, Map.of("content", "sneaky"))))
             .build();
-    assertThatThrownBy(() -> codec.write(m))
-        .isInstanceOf(MessageFormatException.class)
-        .hasMessageContaining("\"content\"");
+    assertRefused(() -> codec.write(m), "\"content\"");
   }
 
   @Test
