@@ -48,8 +48,11 @@ public abstract class ChatStoreContract<S extends ChatStore> {
   /** Opens the store of the current test; within one test, every call opens the same database. */
   protected abstract S open();
 
-  /** The store under test: fresh and empty for each test (opened on first use). */
-  protected final S store() {
+  /**
+   * The store under test: fresh and empty for each test (opened on first use, once, also when
+   * concurrent calls are the first).
+   */
+  protected final synchronized S store() {
     if (store == null) {
       store = open();
     }
@@ -57,14 +60,14 @@ public abstract class ChatStoreContract<S extends ChatStore> {
   }
 
   /** The store closed and opened again on the same database. */
-  protected final S reopen() {
+  protected final synchronized S reopen() {
     closeStore();
     return store();
   }
 
   /** Closes the store if it is open; done after every test. */
   @AfterEach
-  protected final void closeStore() {
+  protected final synchronized void closeStore() {
     if (store != null) {
       store.close();
       store = null;
