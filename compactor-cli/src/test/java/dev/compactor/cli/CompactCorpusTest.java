@@ -1,10 +1,10 @@
 package dev.compactor.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.compactor.testkit.corpus.SharedCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,16 +31,6 @@ class CompactCorpusTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;
 
-  private static Path corpus() {
-    for (String candidate : List.of("../shared/corpus", "../../shared/corpus")) {
-      Path p = Path.of(candidate);
-      if (Files.isDirectory(p)) {
-        return p;
-      }
-    }
-    return null;
-  }
-
   record Row(
       String file,
       String strategy,
@@ -54,12 +44,7 @@ class CompactCorpusTest {
   @Test
   void everyCorpusTranscript_trimAndSummarizeAtAQuarter_reachAValidSmallerViewOrSayWhyNot()
       throws Exception {
-    Path root = corpus();
-    if (root == null) {
-      System.out.println(
-          "SKIPPED CompactCorpusTest: corpus not found at ../shared/corpus or ../../shared/corpus");
-    }
-    assumeTrue(root != null, "corpus not found at ../shared/corpus: skipping");
+    Path root = SharedCorpus.require("CompactCorpusTest");
     List<Path> files;
     try (Stream<Path> s = Files.walk(root)) {
       files =

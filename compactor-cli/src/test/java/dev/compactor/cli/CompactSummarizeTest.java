@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -108,12 +109,10 @@ class CompactSummarizeTest {
         .contains("Additional instructions:\nFocus on the failing tests.");
     assertThat(body.get("messages").get(1).get("content").asText()).contains("<transcript>");
     try (StoredConversation c = StoredConversation.open(conv)) {
-      Message cp =
-          c.activeMessages().stream()
-              .filter(SummarizeProvider::isCheckpoint)
-              .findFirst()
-              .orElseThrow();
-      assertThat(cp.content())
+      assertThat(c.activeMessages())
+          .filteredOn(SummarizeProvider::isCheckpoint)
+          .first()
+          .extracting(Message::content, InstanceOfAssertFactories.STRING)
           .contains("by openai/gpt-4o")
           .contains("Keep the InvoiceService tests green.");
       assertThat(c.journal().entries())

@@ -43,9 +43,7 @@ class ManualCompactorTest {
 
   @Test
   void compactTrim_makesNewView_evenUnderBudget() {
-    conv.append(user("u1", 10));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 800));
+    appendAnsweredCall(conv, 10, 800);
     CompactionOutcome o = manual.compact(conv, ManualCompaction.parse("/compact"), ctx(100_000));
     assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);
     assertThat(((CompactionOutcome.Compacted) o).report().trigger()).isEqualTo(Trigger.MANUAL);
@@ -64,9 +62,7 @@ class ManualCompactorTest {
 
   @Test
   void compactTrim_savingLittle_suggestsSummarize() {
-    conv.append(user("u1", 1000));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 20));
+    appendAnsweredCall(conv, 1000, 20);
     CompactionOutcome o = manual.compact(conv, ManualCompaction.parse("/compact trim"), ctx(1000));
     assertThat(((CompactionOutcome.Compacted) o).suggestion())
         .get()
@@ -99,9 +95,7 @@ class ManualCompactorTest {
   @Test
   void pendingFinalStep_isKeptVerbatim_andEverythingBeforeItIsCompacted() {
     // A recorded agent trajectory ends with a call that never got its result.
-    conv.append(user("u1", 10));
-    conv.append(call("a1", "c1"));
-    conv.append(result("t1", "c1", 800));
+    appendAnsweredCall(conv, 10, 800);
     conv.append(call("a2", "c2"));
     CompactionOutcome o = manual.compact(conv, ManualCompaction.parse("/compact"), ctx(500));
     assertThat(o).isInstanceOf(CompactionOutcome.Compacted.class);

@@ -9,10 +9,8 @@ import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
-import dev.compactor.core.tokens.MessageOverhead;
+import dev.compactor.core.tokens.CharCounter;
 import dev.compactor.core.tokens.TokenCounter;
-import dev.compactor.core.tokens.TokenCounters;
-import dev.compactor.core.tokens.TokenizerFamily;
 import dev.compactor.core.view.InMemoryConversation;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,9 +23,7 @@ final class PolicyFixtures {
   private PolicyFixtures() {}
 
   /** One token per character, no per-message overhead. */
-  static final TokenCounter CHARS =
-      TokenCounters.custom(
-          "policy-test-chars", TokenizerFamily.ESTIMATE, String::length, MessageOverhead.NONE);
+  static final TokenCounter CHARS = CharCounter.CHARS;
 
   static String text(int tokens) {
     return "x".repeat(tokens);
@@ -59,10 +55,15 @@ final class PolicyFixtures {
    */
   static void appendToolTurn(
       InMemoryConversation conv, int userTokens, int outputTokens, int answerTokens) {
+    appendAnsweredCall(conv, userTokens, outputTokens);
+    conv.append(assistant("a2", answerTokens));
+  }
+
+  /** {@link #appendToolTurn} up to the call's result: {@code u1}, {@code a1}, {@code t1}. */
+  static void appendAnsweredCall(InMemoryConversation conv, int userTokens, int outputTokens) {
     conv.append(user("u1", userTokens));
     conv.append(call("a1", "c1"));
     conv.append(result("t1", "c1", outputTokens));
-    conv.append(assistant("a2", answerTokens));
   }
 
   /** A settable clock, at 2026-03-01T10:00:00Z to begin with. */

@@ -18,10 +18,8 @@ import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ModelError;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.policy.PolicyContext;
-import dev.compactor.core.tokens.MessageOverhead;
+import dev.compactor.core.tokens.CharCounter;
 import dev.compactor.core.tokens.TokenCounter;
-import dev.compactor.core.tokens.TokenCounters;
-import dev.compactor.core.tokens.TokenizerFamily;
 import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.View;
 import dev.compactor.core.view.ViewEntry;
@@ -38,9 +36,7 @@ final class RecoveryFixtures {
   private RecoveryFixtures() {}
 
   /** One token per character, no per-message overhead. */
-  static final TokenCounter CHARS =
-      TokenCounters.custom(
-          "recovery-test-chars", TokenizerFamily.ESTIMATE, String::length, MessageOverhead.NONE);
+  static final TokenCounter CHARS = CharCounter.CHARS;
 
   static PolicyContext ctx(long budget) {
     return PolicyContext.of(

@@ -88,24 +88,10 @@ class StrategiesAtBudgetsOnCorpusTest {
       String why,
       boolean protectedOverBudget) {}
 
-  private static Path corpus() {
-    for (String candidate : List.of("../shared/corpus", "../../shared/corpus")) {
-      Path p = Path.of(candidate);
-      if (Files.isDirectory(p)) {
-        return p;
-      }
-    }
-    return null;
-  }
-
   @Test
   void everyCorpusConversation_atHalfQuarterAndTenthOfItsTokens_staysValid_andReachesWhatItCan()
       throws IOException {
-    Path root = corpus();
-    SharedCorpus.assumePresent(
-        root != null,
-        "StrategiesAtBudgetsOnCorpusTest: corpus not found at ../shared/corpus or"
-            + " ../../shared/corpus");
+    Path root = SharedCorpus.require("StrategiesAtBudgetsOnCorpusTest");
     List<Path> files;
     try (Stream<Path> s = Files.walk(root)) {
       files =

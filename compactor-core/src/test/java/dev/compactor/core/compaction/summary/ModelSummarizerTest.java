@@ -20,10 +20,8 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.policy.AutoCompactor;
 import dev.compactor.core.policy.CompactionOutcome;
 import dev.compactor.core.policy.PolicyContext;
-import dev.compactor.core.tokens.MessageOverhead;
+import dev.compactor.core.tokens.CharCounter;
 import dev.compactor.core.tokens.TokenCounter;
-import dev.compactor.core.tokens.TokenCounters;
-import dev.compactor.core.tokens.TokenizerFamily;
 import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.InMemoryMasterLog;
 import java.time.Clock;
@@ -37,9 +35,7 @@ import org.junit.jupiter.api.Test;
 
 class ModelSummarizerTest {
   /** One token per character. */
-  private static final TokenCounter CHARS =
-      TokenCounters.custom(
-          "summarizer-test-chars", TokenizerFamily.ESTIMATE, String::length, MessageOverhead.NONE);
+  private static final TokenCounter CHARS = CharCounter.CHARS;
 
   private static final String GOOD =
       """

@@ -18,6 +18,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class TrimProviderTest {
+  /** Plain prose: the same sentence 200 times. */
+  private static final String PROSE = "This is a test sentence with some words. ".repeat(200);
+
   private static final TokenCounter COUNTER = TokenCounters.estimate();
   private final TrimProvider trim = new TrimProvider();
   private final RecordingArchive archive = new RecordingArchive();
@@ -146,7 +149,7 @@ class TrimProviderTest {
   void parity8_longAssistantMessageThreeFromTheEnd_isShorter_keepingCodeAndNewlines() {
     String code = "```python\ndef hello():\n\n    print('hi')\n```";
     String text =
-        "This is a test sentence with some words. ".repeat(200)
+        PROSE
             + "\n\n"
             + code
             + "\n\n"
@@ -180,7 +183,7 @@ class TrimProviderTest {
             .add(
                 Message.builder(dev.compactor.core.message.Role.ASSISTANT)
                     .id("m2")
-                    .content("This is a test sentence with some words. ".repeat(200))
+                    .content(PROSE)
                     .toolCalls(
                         List.of(
                             new dev.compactor.core.message.ToolCall(
@@ -255,8 +258,8 @@ class TrimProviderTest {
             .system("sys")
             .user("Read.")
             .tool("read_file", "{\"path\":\"a.txt\"}", Conv.lines("a", 400), true)
-            .pinnedUser("Keep: " + "This is a test sentence with some words. ".repeat(200))
-            .assistant("I looked. " + "This is a test sentence with some words. ".repeat(200))
+            .pinnedUser("Keep: " + PROSE)
+            .assistant("I looked. " + PROSE)
             .assistant("one")
             .assistant("two")
             .user("go on")
@@ -308,12 +311,11 @@ class TrimProviderTest {
 
   @Test
   void messagesWithReasoning_areNeverRewritten() {
-    String text = "This is a test sentence with some words. ".repeat(200);
     List<Message> m =
         new Conv()
             .system("sys")
             .user("go")
-            .thinkingAssistant(text)
+            .thinkingAssistant(PROSE)
             .assistant("a")
             .assistant("b")
             .user("c")
@@ -325,14 +327,13 @@ class TrimProviderTest {
   @Test
   void inlineThinkBlocks_areReasoning_neverRewritten_neverCountedAsSavings() {
     // gptme keeps the model's <think> text inline in the assistant message.
-    String prose = "This is a test sentence with some words. ".repeat(200);
     for (String tag : List.of("think", "thinking")) {
       List<Message> m =
           new Conv()
               .system("sys")
               .user("go")
               .assistant(
-                  "<" + tag + ">\nThe user wants a plan. " + prose + "\n</" + tag + ">\n" + prose)
+                  "<" + tag + ">\nThe user wants a plan. " + PROSE + "\n</" + tag + ">\n" + PROSE)
               .assistant("a")
               .assistant("b")
               .user("c")
@@ -460,14 +461,13 @@ class TrimProviderTest {
 
   @Test
   void withoutALimit_everyPhaseIsAppliedFully() {
-    String prose = "This is a test sentence with some words. ".repeat(200);
     List<Message> m =
         new Conv()
             .system("sys")
             .user("read")
             .tool("read_file", "{\"path\":\"a.txt\"}", Conv.lines("a", 300))
             .tool("shell", "{\"command\":\"mvn test\"}", "[ERROR] boom\n" + Conv.lines("e", 900))
-            .assistant(prose)
+            .assistant(PROSE)
             .assistant("two")
             .assistant("three")
             .user("next")
