@@ -38,6 +38,19 @@ class ContextMeterTest {
     return log;
   }
 
+  /**
+   * {@code questions} user messages {@code q0, q1, …} and the answer {@code a} to them, reported
+   * with 5,000 input tokens: a log the meter can anchor on (mutable, for edits).
+   */
+  private static List<Message> answeredQuestions(int questions) {
+    List<Message> log = new ArrayList<>();
+    for (int i = 0; i < questions; i++) {
+      log.add(Message.user("q" + i));
+    }
+    log.add(response(log, "a", new Usage(5000, 1, 0, 0, 0), MODEL));
+    return log;
+  }
+
   @Test
   void anchor_usesReportedInputPlusEstimateOfResponseAndLaterMessages() {
     List<Message> log = anchoredConversation();
@@ -224,11 +237,7 @@ class ContextMeterTest {
   @Test
   void meter_editNearCheckpointBoundary_restoresDigestState() {
     ContextMeter meter = new ContextMeter(COUNTER);
-    List<Message> log = new ArrayList<>();
-    for (int i = 0; i < 600; i++) {
-      log.add(Message.user("q" + i));
-    }
-    log.add(response(log, "a", new Usage(5000, 1, 0, 0, 0), MODEL));
+    List<Message> log = answeredQuestions(600);
     assertThat(meter.measure(log, MODEL).source()).isEqualTo(Source.ANCHOR);
 
     for (int edit : new int[] {512, 511, 256, 255, 0, 599}) {
@@ -244,11 +253,7 @@ class ContextMeterTest {
   @Test
   void meter_replacingTheLastMessageRepeatedly_staysExact() {
     ContextMeter meter = new ContextMeter(COUNTER);
-    List<Message> log = new ArrayList<>();
-    for (int i = 0; i < 300; i++) {
-      log.add(Message.user("q" + i));
-    }
-    log.add(response(log, "a", new Usage(5000, 1, 0, 0, 0), MODEL));
+    List<Message> log = answeredQuestions(300);
     log.add(Message.user("draft"));
     for (int k = 0; k < 5; k++) {
       log.set(log.size() - 1, Message.user("draft " + k));
