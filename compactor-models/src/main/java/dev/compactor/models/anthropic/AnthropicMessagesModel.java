@@ -11,7 +11,6 @@ import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.ResponsesCompaction;
-import dev.compactor.models.internal.ClientSetup;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.Requests;
@@ -75,11 +74,10 @@ public final class AnthropicMessagesModel extends HttpChatModel {
    */
   public AnthropicMessagesModel(String model, ChatModelOptions options) {
     super(
-        ClientSetup.resolve(
-            ModelProvider.ANTHROPIC,
-            model,
-            options,
-            (p, secrets) -> new AnthropicErrorMapper(secrets)),
+        ModelProvider.ANTHROPIC,
+        model,
+        options,
+        (p, secrets) -> new AnthropicErrorMapper(secrets),
         ModelApi.ANTHROPIC_MESSAGES);
     this.defaultMaxTokens = defaultMaxTokens(model);
   }
@@ -131,8 +129,8 @@ public final class AnthropicMessagesModel extends HttpChatModel {
   @Override
   protected Map<String, String> ownHeaders(ChatRequest request) {
     Map<String, String> h = new LinkedHashMap<>();
-    if (setup.apiKey() != null) {
-      h.put("x-api-key", setup.apiKey());
+    if (apiKey() != null) {
+      h.put("x-api-key", apiKey());
     }
     h.put("anthropic-version", API_VERSION);
     request

@@ -10,7 +10,6 @@ import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.ResponsesCompaction;
-import dev.compactor.models.internal.ClientSetup;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.Requests;
@@ -59,8 +58,10 @@ public final class OpenAiChatCompletionsModel extends HttpChatModel {
   public OpenAiChatCompletionsModel(
       ModelProvider provider, String model, ChatModelOptions options) {
     super(
-        ClientSetup.resolve(
-            notAnthropic(provider, "Chat Completions"), model, options, OpenAiErrorMapper::new),
+        notAnthropic(provider, "Chat Completions"),
+        model,
+        options,
+        OpenAiErrorMapper::new,
         ModelApi.CHAT_COMPLETIONS);
     this.maxTokensField = provider == ModelProvider.OPENAI ? "max_completion_tokens" : "max_tokens";
   }

@@ -13,7 +13,6 @@ import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.ResponsesCompaction;
-import dev.compactor.models.internal.ClientSetup;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.Requests;
@@ -70,8 +69,10 @@ public final class OpenAiResponsesModel extends HttpChatModel {
    */
   public OpenAiResponsesModel(ModelProvider provider, String model, ChatModelOptions options) {
     super(
-        ClientSetup.resolve(
-            notAnthropic(provider, "the Responses API"), model, options, OpenAiErrorMapper::new),
+        notAnthropic(provider, "the Responses API"),
+        model,
+        options,
+        OpenAiErrorMapper::new,
         ModelApi.RESPONSES);
   }
 
@@ -103,11 +104,7 @@ public final class OpenAiResponsesModel extends HttpChatModel {
     String model = modelFor(request);
     checkExtensions(request, model);
     ObjectNode body = ResponsesWire.compactRequest(request, model);
-    JsonNode root =
-        setup
-            .transport()
-            .postJson(
-                setup.endpoint("/responses/compact"), headers(bearerAuthorization()), body, model);
+    JsonNode root = postJson("/responses/compact", headers(bearerAuthorization()), body, model);
     if (root.path("error").isObject()) {
       throw mapper().fromStreamEvent(Json.write(root.get("error")), model, null);
     }
