@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * module whose root package holds it ({@code dev.compactor.models.internal} to compactor-models,
  * {@code dev.compactor.core.internal} to compactor-core), and no class of another module depends on
  * it. Checked here because compactor-cli sees the main classes of every library module (core, wire,
- * log, testkit, providers-extra, models, chat, replay) on its test classpath. See {@code
+ * log, testkit, providers-extra, models, chat, server, replay) on its test classpath. See {@code
  * docs/architecture.md}, "API boundaries".
  */
 class ArchitectureTest {
@@ -75,6 +75,7 @@ class ArchitectureTest {
           "dev.compactor.models.internal.HttpChatModel",
           "dev.compactor.models.openai.OpenAiResponsesModel",
           "dev.compactor.chat.ChatTaskService",
+          "dev.compactor.server.CompactorServer",
           "dev.compactor.replay.Replayer",
           "dev.compactor.testkit.model.FakeModelServer",
           "dev.compactor.cli.Main"
