@@ -151,7 +151,7 @@ class OpenApiTest {
   }
 
   @Test
-  void aCallResultHasEveryPropertyTheSchemaRequires() {
+  void answersHaveTheDocumentedPropertiesAndNoOthers() {
     Answer a = f.post("/v1/chats/c/calls", ServerFixture.userCall("openai/gpt-5-mini", "hi"), null);
     assertThat(a.status()).as(a.text()).isEqualTo(200);
     assertRequired("ChatTaskResult", a.json());
@@ -162,6 +162,17 @@ class OpenApiTest {
     Answer page = f.get("/v1/chats/c/messages", null);
     assertRequired("MessagePage", page.json());
     assertRequired("Message", page.json().at("/messages/0"));
+    for (int i = 0; i < 5; i++) {
+      f.post("/v1/chats/c/calls", ServerFixture.userCall("openai/gpt-5-mini", "m" + i), null);
+    }
+    Answer sum = f.post("/v1/chats/c/summarize", null, null); // 12 messages, the last 10 kept
+    assertThat(sum.status()).as(sum.text()).isEqualTo(200);
+    assertRequired("SummarizeResult", sum.json());
+    assertRequired("SummaryReport", sum.json().path("summary"));
+    assertRequired("Usage", sum.json().path("summary_usage"));
+    Answer list = f.get("/v1/chats/c/summaries", null);
+    assertRequired("SummaryList", list.json());
+    assertRequired("SummaryRecord", list.json().at("/summaries/0"));
     Answer missing = f.get("/v1/chats/none", null);
     assertRequired("Error", missing.json());
     assertRequired("Error", f.post("/v1/chats/c/calls", "{", null).json());
