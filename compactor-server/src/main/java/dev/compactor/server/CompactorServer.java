@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -225,7 +226,7 @@ public final class CompactorServer implements AutoCloseable {
   }
 
   /** Every registered route as {@code "METHOD /path/{param}"} (before/after handlers left out). */
-  java.util.List<String> routes() {
+  List<String> routes() {
     return app.unsafe.internalRouter.allHttpHandlers().stream()
         .map(p -> p.endpoint)
         .filter(e -> e.method.isHttpMethod())
