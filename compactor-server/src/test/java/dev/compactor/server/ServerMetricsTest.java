@@ -243,17 +243,20 @@ class ServerMetricsTest {
     f.get("/v1/chats/secret-id-123/nothing-here", KEY); // no route
     f.send("DELETE", "/v1/chats/secret-id-123/calls", null, KEY); // no such method
     f.get("/secret-id-123", null);
+    f.send("SECRETVERB", "/v1/chats/secret-id-123", null, KEY); // any token is a method
     f.get("/v1/chats/secret-id-123", "wrong-key-secret");
     String text = scrape().text();
     assertThat(text)
         .doesNotContain("secret-id-123")
         .doesNotContain("nothing-here")
         .doesNotContain("wrong-key-secret")
+        .doesNotContain("SECRETVERB")
         .doesNotContain(KEY);
     Scrape s = scrape();
     assertThat(
             s.series("http_server_requests_seconds_count", "route", "unmatched", "status", "404"))
-        .isEqualTo(3);
+        .isEqualTo(4);
+    assertThat(s.series("http_server_requests_seconds_count", "method", "other")).isEqualTo(1);
     assertThat(
             s.series(
                 "http_server_requests_seconds_count",
