@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       ProvidersCommand.class,
       ReplayCommand.class,
       SampleCommand.class,
+      ServeCommand.class,
       TaskCommand.class
     })
 final class CompactorCommand implements Runnable {
