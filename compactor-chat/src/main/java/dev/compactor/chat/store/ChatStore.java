@@ -73,7 +73,7 @@ public interface ChatStore extends AutoCloseable {
   List<ArchivedMessage> archivedMessages(ChatKey key);
 
   /** Most chats or messages one page may hold. */
-  int MAX_PAGE_SIZE = 500;
+  int MAX_PAGE_SIZE = 1000;
 
   /**
    * One page of {@code tenant}'s chats, newest first: by last update ({@link

@@ -230,6 +230,15 @@ abstract class JdbcChatStore implements ChatStore {
     }
   }
 
+  /**
+   * Runs {@code work} on a pooled connection in auto-commit mode: one statement, no transaction.
+   */
+  <T> T autoCommit(SqlWork<T> work) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      return work.run(c);
+    }
+  }
+
   /** Runs {@code work} in one write transaction, then commits; rolls back when it throws. */
   abstract <T> T inWriteTransaction(SqlWork<T> work) throws SQLException;
 

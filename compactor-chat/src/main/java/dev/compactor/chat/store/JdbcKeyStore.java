@@ -94,8 +94,9 @@ final class JdbcKeyStore implements KeyStore {
     String stored;
     ApiKeyInfo info;
     try {
+      // One indexed read by primary key, in auto-commit mode: no transaction round trips.
       Object[] row =
-          store.inReadTransaction(
+          store.autoCommit(
               c -> {
                 if (store.readOnly() && !tableExists(c)) {
                   return null;
