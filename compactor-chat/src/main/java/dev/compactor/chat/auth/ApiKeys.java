@@ -68,6 +68,22 @@ public final class ApiKeys {
     return id != null && ID.matcher(id).matches();
   }
 
+  /**
+   * The id a key's id or prefix ({@code cpk_<id>}) names; empty for any other text (a whole key
+   * included).
+   */
+  public static Optional<String> idOfPrefix(String idOrPrefix) {
+    if (isId(idOrPrefix)) {
+      return Optional.of(idOrPrefix);
+    }
+    if (idOrPrefix != null
+        && idOrPrefix.startsWith(PREFIX)
+        && isId(idOrPrefix.substring(PREFIX.length()))) {
+      return Optional.of(idOrPrefix.substring(PREFIX.length()));
+    }
+    return Optional.empty();
+  }
+
   /** {@code cpk_<id>}, the public prefix of the key with this id. */
   public static String prefixOf(String id) {
     return PREFIX + id;

@@ -43,16 +43,18 @@ public interface KeyStore {
   /** The keys of {@code tenant}, oldest first. */
   List<ApiKeyInfo> list(String tenant);
 
-  /** The key with this id, if it exists (empty for text that is not an id). */
-  Optional<ApiKeyInfo> find(String id);
+  /** The key with this id or prefix ({@code cpk_<id>}), if it exists; empty for other text. */
+  Optional<ApiKeyInfo> find(String idOrPrefix);
 
   /**
-   * Revokes the key with this id (see {@link ApiKeys#parseIdOrPrefix} for reading a prefix). A key
-   * already revoked keeps its first revocation instant.
+   * Revokes the key with this id or prefix ({@code cpk_<id>}; {@link ApiKeys#parseIdOrPrefix} reads
+   * user input with a clear error). Takes effect at once: the next {@link #authenticate} refuses
+   * it. A key already revoked keeps its first revocation instant.
    *
-   * @return the key after revocation, or empty when no key has this id (or it is not an id)
+   * @return the key after revocation, or empty when no key has this id (or the text is neither an
+   *     id nor a prefix)
    */
-  Optional<ApiKeyInfo> revoke(String id);
+  Optional<ApiKeyInfo> revoke(String idOrPrefix);
 
   /** Whether at least one key is active (a server without one runs in single-tenant local mode). */
   boolean anyActive();

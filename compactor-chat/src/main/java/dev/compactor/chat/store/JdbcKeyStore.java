@@ -217,10 +217,12 @@ final class JdbcKeyStore implements KeyStore {
   }
 
   @Override
-  public Optional<ApiKeyInfo> find(String id) {
-    if (!ApiKeys.isId(id)) {
+  public Optional<ApiKeyInfo> find(String idOrPrefix) {
+    Optional<String> given = ApiKeys.idOfPrefix(idOrPrefix);
+    if (given.isEmpty()) {
       return Optional.empty();
     }
+    String id = given.get();
     try {
       return store.inReadTransaction(c -> find(c, id));
     } catch (SQLException e) {
@@ -242,10 +244,12 @@ final class JdbcKeyStore implements KeyStore {
   }
 
   @Override
-  public Optional<ApiKeyInfo> revoke(String id) {
-    if (!ApiKeys.isId(id)) {
+  public Optional<ApiKeyInfo> revoke(String idOrPrefix) {
+    Optional<String> given = ApiKeys.idOfPrefix(idOrPrefix);
+    if (given.isEmpty()) {
       return Optional.empty();
     }
+    String id = given.get();
     Instant now = now();
     try {
       return store.inWriteTransaction(

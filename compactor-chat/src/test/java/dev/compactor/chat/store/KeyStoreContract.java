@@ -149,6 +149,9 @@ public abstract class KeyStoreContract {
     clock.advanceSeconds(5);
     assertThat(keys().revoke(k.info().id()).orElseThrow().revokedAt()).isEqualTo(T0.plusSeconds(5));
     assertThat(keys().revoke("zzzzzzzz")).isEmpty();
+    assertThat(keys().revoke(k.info().prefix()).orElseThrow().revokedAt())
+        .as("by prefix")
+        .isEqualTo(T0.plusSeconds(5));
     assertThat(keys().revoke(k.key())).as("a whole key is not an id").isEmpty();
 
     keys().revoke(other.info().id());
@@ -173,6 +176,8 @@ public abstract class KeyStoreContract {
     assertThat(keys().list("nobody")).isEmpty();
     assertThat(keys().list().get(0)).isEqualTo(a.info());
     assertThat(keys().find(g.info().id())).contains(g.info());
+    assertThat(keys().find(g.info().prefix())).contains(g.info());
+    assertThat(keys().find(g.key())).as("a whole key is not a prefix").isEmpty();
     assertThat(keys().find("notanid!")).isEmpty();
     assertThat(keys().anyActive()).isTrue();
   }
