@@ -145,6 +145,27 @@ class SqliteChatStoreTest extends ChatStoreContract {
     }
   }
 
+  @Test
+  void delete_thatFailsPartWay_deletesNothing() throws Exception {
+    ChatKey k = new ChatKey("t", "doomed");
+    store.update(k, chat -> append(k, chat, "kept"));
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + dir.resolve("nested/dir/chats.db"));
+        java.sql.Statement st = c.createStatement()) {
+      // The chat's row is deleted last: the history is already gone when this refuses.
+      st.execute(
+          "CREATE TRIGGER refuse_chat_delete BEFORE DELETE ON chats"
+              + " BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END");
+    }
+    assertThatThrownBy(() -> store.delete(k))
+        .isInstanceOf(ChatStoreException.class)
+        .hasMessageContaining("deleting chat t/doomed");
+    assertThat(store.find(k).orElseThrow().messages())
+        .extracting(Message::content)
+        .containsExactly("kept");
+  }
+
   private static Outcome<Void> append(ChatKey k, ChatSnapshot chat, String text) {
     ChatRecord r = chat.exists() ? chat.record() : ChatRecord.fresh(k, Instant.EPOCH);
     List<Message> h = new ArrayList<>(chat.messages());
