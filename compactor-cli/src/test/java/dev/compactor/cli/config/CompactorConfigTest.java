@@ -1,4 +1,4 @@
-package dev.compactor.log.config;
+package dev.compactor.cli.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

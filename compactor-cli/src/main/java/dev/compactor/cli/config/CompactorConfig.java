@@ -1,4 +1,4 @@
-package dev.compactor.log.config;
+package dev.compactor.cli.config;
 
 import dev.compactor.core.budget.BudgetInputs;
 import dev.compactor.core.budget.BudgetSetting;

@@ -1,4 +1,4 @@
-package dev.compactor.core.policy;
+package dev.compactor.core.internal;
 
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
@@ -6,6 +6,9 @@ import dev.compactor.core.compaction.ViewBuilder;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
+import dev.compactor.core.policy.AppliedCompaction;
+import dev.compactor.core.policy.CompactionListener;
+import dev.compactor.core.policy.Trigger;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.View;
@@ -125,7 +128,8 @@ public final class CompactionApplier {
     return report;
   }
 
-  static int visible(List<Message> messages) {
+  /** The messages a model sees: all but {@code uiOnly} ones. */
+  public static int visible(List<Message> messages) {
     int n = 0;
     for (Message m : messages) {
       if (!m.uiOnly()) {

@@ -1,4 +1,4 @@
-package dev.compactor.wire.text;
+package dev.compactor.wire.internal;
 
 import java.util.List;
 

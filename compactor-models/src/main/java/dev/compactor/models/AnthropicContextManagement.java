@@ -1,5 +1,7 @@
-package dev.compactor.core.model;
+package dev.compactor.models;
 
+import dev.compactor.core.model.FinishReason;
+import dev.compactor.core.model.RequestExtension;
 import java.util.List;
 import java.util.Objects;
 
@@ -8,17 +10,20 @@ import java.util.Objects;
  * ClearToolUses}, {@link ClearThinking}; beta {@code context-management-2025-06-27}) and server
  * compaction ({@link Compact}; beta {@code compact-2026-01-12}). Sent as {@code
  * context_management.edits}, in the given order; the client adds the beta headers the edits need.
- * Null fields are left out of the request so the provider's defaults apply.
+ * Null fields are left out of the request so the provider's defaults apply. A {@link
+ * dev.compactor.core.model.ChatRequest} extension that only {@link
+ * dev.compactor.models.anthropic.AnthropicMessagesModel} honours.
  *
  * <pre>{@code
  * var cm = new AnthropicContextManagement(List.of(
  *     ClearToolUses.defaults(),
  *     new Compact(120_000L, false, null)));
+ * ChatRequest req = ChatRequest.builder().messages(history).extension(cm).build();
  * }</pre>
  *
  * @param edits at least one edit, at most one of each type
  */
-public record AnthropicContextManagement(List<Edit> edits) {
+public record AnthropicContextManagement(List<Edit> edits) implements RequestExtension {
   /** Beta header value for {@link ClearToolUses} and {@link ClearThinking}. */
   public static final String CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 

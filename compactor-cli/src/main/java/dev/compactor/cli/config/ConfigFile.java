@@ -1,4 +1,4 @@
-package dev.compactor.log.config;
+package dev.compactor.cli.config;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
