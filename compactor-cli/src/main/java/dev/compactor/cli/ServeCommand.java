@@ -117,7 +117,7 @@ final class ServeCommand implements Callable<Integer> {
     ChatStore store = ChatStores.open(resolved.db());
     CompactorServer server;
     try {
-      Tenants tenants = Tenants.localMode();
+      Tenants tenants = Tenants.of(store.keys());
       ServerMetrics metrics = new ServerMetrics();
       ChatTaskService service =
           ChatTaskService.builder(store)
