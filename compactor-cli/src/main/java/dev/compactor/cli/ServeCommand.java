@@ -144,26 +144,45 @@ final class ServeCommand implements Callable<Integer> {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     CompactorServer running = server;
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  err.println(
-                      "compactor serve: stopping: no new connections; in-flight calls get up to "
-                          + settings.shutdownGrace().toSeconds()
-                          + " s");
-                  err.flush();
-                  try {
-                    running.close();
-                  } finally {
-                    store.close();
-                    err.println("compactor serve: stopped");
-                    err.flush();
-                    stopped.countDown();
-                  }
-                },
-                "compactor-serve-shutdown"));
+    java.util.concurrent.atomic.AtomicBoolean stopping =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable stop =
+        () -> {
+          if (!stopping.compareAndSet(false, true)) {
+            return;
+          }
+          err.println(
+              "compactor serve: stopping: no new connections; in-flight calls get up to "
+                  + settings.shutdownGrace().toSeconds()
+                  + " s");
+          err.flush();
+          try {
+            running.close();
+          } finally {
+            store.close();
+            err.println("compactor serve: stopped");
+            err.flush();
+            stopped.countDown();
+          }
+        };
+    // SIGTERM and Ctrl-C stop the server gracefully and the command returns 0; any other way the
+    // JVM exits still runs the same stop as a shutdown hook.
+    for (String signal : new String[] {"TERM", "INT"}) {
+      try {
+        sun.misc.Signal.handle(
+            new sun.misc.Signal(signal), sig -> new Thread(stop, "compactor-serve-stop").start());
+      } catch (IllegalArgumentException | UnsupportedOperationException e) {
+        // the platform does not let us handle it: the shutdown hook covers it
+      }
+    }
+    Thread hook = new Thread(stop, "compactor-serve-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
     stopped.await();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // already shutting down
+    }
     return 0;
   }
 }
