@@ -418,6 +418,28 @@ abstract class ChatApiContract {
         .isEqualTo("invalid_request");
   }
 
+  @Test
+  void aStalledClientHoldsNoChat() throws Exception {
+    assertThat(call("busy", "first").status()).isEqualTo(200);
+    // a client that sends its headers and part of a body for this chat, then stalls
+    try (java.net.Socket stalled = new java.net.Socket("127.0.0.1", f.server.port())) {
+      String head =
+          "POST /v1/chats/busy/calls HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+              + ACME
+              + "\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"model\":";
+      stalled.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      stalled.getOutputStream().flush();
+      Thread.sleep(200);
+      // meanwhile calls on the same chat go through: the body is read before the chat is held
+      long started = System.nanoTime();
+      assertThat(call("busy", "second").status()).isEqualTo(200);
+      assertThat(f.get("/v1/chats/busy", ACME).json().path("message_count").asInt()).isEqualTo(4);
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .as("the second call did not wait for the stalled one")
+          .isLessThan(ServerSettings.DEFAULT_IDLE_TIMEOUT);
+    }
+  }
+
   // ------------------------------------------------------------------ tenants
 
   @Test
