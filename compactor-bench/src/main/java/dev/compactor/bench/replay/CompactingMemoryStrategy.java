@@ -3,24 +3,15 @@ package dev.compactor.bench.replay;
 import dev.compactor.core.Compactor;
 import dev.compactor.core.compaction.summary.ExtractiveSummarizer;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.ReasoningBlock;
-import dev.compactor.core.message.ToolCall;
 import dev.compactor.langchain4j.CompactingChatMemory;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
 import dev.compactor.replay.ReplayStrategy;
 import dev.compactor.replay.strategy.CountingSummarizer;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
-import dev.langchain4j.data.message.ToolExecutionResultMessage;
-import dev.langchain4j.data.message.UserMessage;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * {@code lc4j-compacting}: what a LangChain4j application gets by switching its memory to {@link
@@ -64,7 +55,7 @@ public final class CompactingMemoryStrategy implements ReplayStrategy {
             .build();
     CompactingChatMemory memory = CompactingChatMemory.builder().compactor(compactor).build();
     return new ReplaySession() {
-      private final Map<String, String> toolNames = new HashMap<>();
+      private final RecordedMessages toChat = new RecordedMessages();
       private final List<ChatMessage> pending = new ArrayList<>();
       private SystemMessage system;
       private Message systemMessage;
@@ -72,7 +63,7 @@ public final class CompactingMemoryStrategy implements ReplayStrategy {
       @Override
       public void append(Message recorded) {
         if (!recorded.uiOnly()) {
-          pending.add(toChat(recorded));
+          pending.add(toChat.apply(recorded));
         }
       }
 
@@ -99,43 +90,6 @@ public final class CompactingMemoryStrategy implements ReplayStrategy {
         }
         out.addAll(memory.session().messages());
         return out;
-      }
-
-      private ChatMessage toChat(Message m) {
-        String text = m.content().isBlank() ? " " : m.content();
-        return switch (m.role()) {
-          case SYSTEM -> SystemMessage.from(text);
-          case USER -> UserMessage.from(text);
-          case ASSISTANT -> {
-            AiMessage.Builder b = AiMessage.builder();
-            if (!m.content().isEmpty()) {
-              b.text(m.content());
-            }
-            if (!m.reasoning().isEmpty()) {
-              b.thinking(
-                  m.reasoning().stream()
-                      .map(ReasoningBlock::text)
-                      .collect(Collectors.joining("\n")));
-            }
-            if (m.hasToolCalls()) {
-              List<ToolExecutionRequest> calls = new ArrayList<>();
-              for (ToolCall c : m.toolCalls()) {
-                toolNames.put(c.id(), c.name());
-                calls.add(
-                    ToolExecutionRequest.builder()
-                        .id(c.id())
-                        .name(c.name())
-                        .arguments(c.arguments())
-                        .build());
-              }
-              b.toolExecutionRequests(calls);
-            }
-            yield b.build();
-          }
-          case TOOL ->
-              ToolExecutionResultMessage.from(
-                  m.toolCallId(), toolNames.getOrDefault(m.toolCallId(), "tool"), m.content());
-        };
       }
     };
   }
