@@ -54,19 +54,22 @@ import java.util.concurrent.atomic.AtomicReference;
  * message (about 60 characters) and goes to the model, which answers at once (or after {@code
  * --model-delay}); every {@code --chat-calls} calls a client moves to a new chat, so histories stay
  * between 0 and 2 × that many messages. No compaction settings. The HTTP client is the JDK's
- * ({@code java.net.http}, HTTP/1.1, keep-alive); its cost counts as HTTP's. The server writes its
- * request log (one JSON line per request, as {@code compactor serve} does) to a temporary file.
+ * ({@code java.net.http}, HTTP/1.1, keep-alive), or with {@code --client urlconnection} {@link
+ * HttpURLConnection}; its cost counts as HTTP's. The server writes its request log (one JSON line
+ * per request, as {@code compactor serve} does) to a temporary file. Each mode's CPU time per call
+ * is the whole process's (client, server, store, model server) over its rounds.
  *
  * <pre>
  * mvn -q -pl compactor-bench -am package -DskipTests
  * java -cp compactor-bench/target/benchmarks.jar dev.compactor.bench.ServerLoadBenchmark
  *     [--clients 8] [--seconds 10] [--rounds 3] [--warmup 10] [--chat-calls 20]
- *     [--model-delay 0] [--db sqlite:FILE | postgresql://…]
+ *     [--model-delay 0] [--db sqlite:FILE | postgresql://…] [--client jdk | urlconnection]
  * </pre>
  *
  * {@code --db}: the store (default: a SQLite file in a temporary directory, deleted afterwards); a
  * PostgreSQL URL ({@code postgresql://postgres@127.0.0.1/test?currentSchema=bench}) is used as it
- * is, the chats left in it under fresh ids.
+ * is, the chats left in it under fresh ids. Figures and how to read them: {@code docs/server.md},
+ * "Load: the HTTP layer against library calls".
  */
 public final class ServerLoadBenchmark {
   private ServerLoadBenchmark() {}
