@@ -97,7 +97,8 @@ final class ServerProcess implements AutoCloseable {
   /**
    * Starts a child serving the tables in {@code schema} and waits until it listens.
    *
-   * @param name what the test calls it (its log file is {@code target/server-NAME-….log})
+   * @param name what the test calls it (its standard error goes to {@code
+   *     target/server-processes/server-NAME-SCHEMA.log})
    * @param jdbcUrl the database, credentials included
    * @param modelBaseUrl the fake model server's base URL
    */

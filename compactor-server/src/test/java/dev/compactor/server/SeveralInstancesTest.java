@@ -130,7 +130,6 @@ class SeveralInstancesTest {
       assertThat(r.status()).as(r.call() + ": " + r.body() + logs()).isEqualTo(200);
       assertThat(r.json().at("/message/content").asText()).isEqualTo("echo: " + r.call().text());
     }
-    assertThat(results).extracting(r -> r.call().to().name).contains("a", "b");
     // the row lock covers the model call: never two model calls of the chat at once
     assertThat(maxInFlight.get("one")).isEqualTo(1);
 
