@@ -100,16 +100,17 @@ class PostgresChatStoreTest extends ChatStoreContract<PostgresChatStore> {
   @Test
   void delete_thatFailsPartWay_deletesNothing() throws Exception {
     ChatKey k = new ChatKey("t", "doomed");
-    store.update(
-        k,
-        chat ->
-            Outcome.of(
-                new ChatUpdate(
-                    ChatRecord.fresh(k, Instant.EPOCH),
-                    List.of(Message.builder(Role.USER).id("m").content("kept").build()),
-                    List.of(),
-                    List.of()),
-                null));
+    store()
+        .update(
+            k,
+            chat ->
+                Outcome.of(
+                    new ChatUpdate(
+                        ChatRecord.fresh(k, Instant.EPOCH),
+                        List.of(Message.builder(Role.USER).id("m").content("kept").build()),
+                        List.of(),
+                        List.of()),
+                    null));
     try (java.sql.Connection c = TestPostgres.connect();
         java.sql.Statement st = c.createStatement()) {
       st.execute("SET search_path TO " + schema);
@@ -121,10 +122,10 @@ class PostgresChatStoreTest extends ChatStoreContract<PostgresChatStore> {
           "CREATE TRIGGER refuse_chat_delete BEFORE DELETE ON chats"
               + " FOR EACH ROW EXECUTE FUNCTION refuse()");
     }
-    assertThatThrownBy(() -> store.delete(k))
+    assertThatThrownBy(() -> store().delete(k))
         .isInstanceOf(ChatStoreException.class)
         .hasMessageContaining("refused by test trigger");
-    assertThat(store.find(k).orElseThrow().messages())
+    assertThat(store().find(k).orElseThrow().messages())
         .extracting(Message::content)
         .containsExactly("kept");
   }

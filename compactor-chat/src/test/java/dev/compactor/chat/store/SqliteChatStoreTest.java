@@ -130,7 +130,7 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
   @Test
   void delete_thatFailsPartWay_deletesNothing() throws Exception {
     ChatKey k = new ChatKey("t", "doomed");
-    store.update(k, chat -> append(k, chat, "kept"));
+    store().update(k, chat -> append(k, chat, "kept"));
     try (java.sql.Connection c =
             java.sql.DriverManager.getConnection(
                 "jdbc:sqlite:" + dir.resolve("nested/dir/chats.db"));
@@ -140,10 +140,10 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
           "CREATE TRIGGER refuse_chat_delete BEFORE DELETE ON chats"
               + " BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END");
     }
-    assertThatThrownBy(() -> store.delete(k))
+    assertThatThrownBy(() -> store().delete(k))
         .isInstanceOf(ChatStoreException.class)
         .hasMessageContaining("deleting chat t/doomed");
-    assertThat(store.find(k).orElseThrow().messages())
+    assertThat(store().find(k).orElseThrow().messages())
         .extracting(Message::content)
         .containsExactly("kept");
   }
