@@ -1,12 +1,16 @@
 package dev.compactor.server;
 
 import dev.compactor.chat.ChatTaskService;
+import dev.compactor.server.proxy.ProxyRoutes;
+import dev.compactor.server.proxy.ProxyStore;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -32,6 +36,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * }</pre>
  */
 public final class CompactorServer implements AutoCloseable {
+  /** How long an upstream may take to start answering a proxied request. */
+  static final Duration PROXY_TIMEOUT = Duration.ofMinutes(10);
+
   private final Javalin app;
   private final ServerSettings settings;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -54,6 +61,24 @@ public final class CompactorServer implements AutoCloseable {
    */
   public static CompactorServer start(
       ServerSettings settings, ChatTaskService service, Tenants tenants, PrintStream log) {
+    return start(settings, service, tenants, log, null, Map.of());
+  }
+
+  /**
+   * Starts a server that is also the compacting proxy ({@link ProxyRoutes}: {@code
+   * /v1/chat/completions}, {@code /v1/messages}, … to the configured upstreams).
+   *
+   * @param proxyStore the proxy's conversations, or null for no proxy routes
+   * @param env where upstream keys are read when tenants need keys
+   * @see #start(ServerSettings, ChatTaskService, Tenants, PrintStream)
+   */
+  public static CompactorServer start(
+      ServerSettings settings,
+      ChatTaskService service,
+      Tenants tenants,
+      PrintStream log,
+      ProxyStore proxyStore,
+      Map<String, String> env) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(service, "service");
     Objects.requireNonNull(tenants, "tenants");
@@ -69,6 +94,17 @@ public final class CompactorServer implements AutoCloseable {
     RequestLog requestLog = new RequestLog(log, settings.logContent());
     ChatRoutes chats = new ChatRoutes(service, settings);
     Auth auth = new Auth(tenants);
+    ProxyRoutes proxy =
+        proxyStore == null
+            ? null
+            : new ProxyRoutes(
+                settings.upstreams(),
+                env,
+                tenants.keysRequired(),
+                proxyStore,
+                Auth::tenant,
+                log,
+                PROXY_TIMEOUT);
     Javalin app =
         Javalin.create(
             config -> {
@@ -88,9 +124,13 @@ public final class CompactorServer implements AutoCloseable {
                   });
               config.requestLogger.http(requestLog::log);
               config.routes.before("/v1/*", auth::check);
+              config.routes.before("/u/*", auth::check);
               config.routes.get("/healthz", ctx -> Responses.json(ctx, 200, Responses.ok()));
               config.routes.get("/readyz", chats::ready);
               chats.register(config.routes);
+              if (proxy != null) {
+                proxy.register(config.routes);
+              }
               config.routes.exception(ApiError.class, (e, ctx) -> Responses.error(ctx, e));
               config.routes.exception(
                   HttpResponseException.class,
@@ -137,7 +177,8 @@ public final class CompactorServer implements AutoCloseable {
   }
 
   private static void notFound(Context ctx) {
-    if (ctx.attribute(Responses.ERROR_WRITTEN) != null) {
+    if (ctx.attribute(Responses.ERROR_WRITTEN) != null || ctx.res().isCommitted()) {
+      // an answer was written already (an error body, or a provider's 404 the proxy relayed)
       return;
     }
     Responses.error(ctx, noRoute(ctx));
