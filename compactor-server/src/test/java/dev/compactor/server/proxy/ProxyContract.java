@@ -292,35 +292,12 @@ abstract class ProxyContract {
     long maxPrompt =
         sent.stream().mapToLong(r -> f.model.estimatePromptTokens(r.json())).max().orElseThrow();
     assertThat(maxPrompt).isLessThan(9000);
-    // Between compactions each request is the previous one with only new messages appended, byte
-    // for byte; a compaction sends a smaller request, rarely.
-    assertThat(sent).hasSize(actions.size());
-    int compactions = 0;
-    for (int i = 1; i < sent.size(); i++) {
-      String prev = messagesText(sent.get(i - 1));
-      String now = messagesText(sent.get(i));
-      if (actions.get(i).equals("none")) {
-        assertThat(now)
-            .as("request %d extends request %d", i, i - 1)
-            .startsWith(prev.substring(0, prev.length() - 1));
-      } else {
-        compactions++;
-        assertThat(actions.get(i)).isIn("masked", "trimmed", "summarized");
-        assertThat(now.length()).isLessThan(prev.length() + 3000);
-      }
-    }
+    int compactions = PrefixChecks.assertCachePreserving(sent, actions);
     assertThat(compactions).isBetween(1, 8);
     // one conversation throughout, its master log holding every item and reply
     assertThat(conversations).hasSize(1);
     assertThat(f.proxyStore.log(conversations.iterator().next())).hasSize(2 + 23 * 2 + 24);
     assertThat(actions).contains("none").anyMatch(x -> !x.equals("none"));
-  }
-
-  private static String messagesText(RecordedRequest r) {
-    String body = r.body();
-    int at = body.indexOf("\"messages\":");
-    int end = body.lastIndexOf(']');
-    return body.substring(at, end + 1);
   }
 
   @Test
