@@ -40,12 +40,20 @@ final class ProxyFixture implements AutoCloseable {
   private final HttpClient http = HttpClient.newHttpClient();
 
   ProxyFixture(FakeModelServer model, ProxyStore proxyStore, Path dir, Tenants tenants) {
+    this(model, proxyStore, dir, tenants, ServerSettings.builder().port(0));
+  }
+
+  ProxyFixture(
+      FakeModelServer model,
+      ProxyStore proxyStore,
+      Path dir,
+      Tenants tenants,
+      ServerSettings.Builder settings) {
     this.model = model;
     this.proxyStore = proxyStore;
     this.chats = SqliteChatStore.open(dir.resolve("chats.db"));
     ServerSettings s =
-        ServerSettings.builder()
-            .port(0)
+        settings
             .upstream(new Upstream("openai", model.baseUrl(), UPSTREAM_KEY_ENV))
             .upstream(new Upstream("anthropic", model.baseUrl(), UPSTREAM_KEY_ENV))
             .upstream(new Upstream("local", model.baseUrl(), null))
