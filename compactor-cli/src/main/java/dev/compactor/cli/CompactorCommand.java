@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       InspectCommand.class,
       CompactCommand.class,
+      DemoCommand.class,
       ProvidersCommand.class,
       ReplayCommand.class,
       SampleCommand.class,

@@ -43,6 +43,7 @@ final class ExitCodes {
     m.put("providers", codes("0", "listed", "2", ERROR + " (a plugin path entry or a plugin)"));
     m.put("replay", codes("0", "replayed and reported", "2", ERROR));
     m.put("sample", codes("0", "written", "2", ERROR));
+    m.put("demo", codes("0", "played and reported", "2", ERROR));
     m.put(
         "serve",
         codes(

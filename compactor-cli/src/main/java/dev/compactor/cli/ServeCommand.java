@@ -5,6 +5,7 @@ import dev.compactor.chat.store.ChatStore;
 import dev.compactor.chat.store.ChatStores;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.server.CompactorServer;
+import dev.compactor.server.ServerMetrics;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
 import dev.compactor.server.Upstream;
@@ -108,13 +109,14 @@ final class ServeCommand implements Callable<Integer> {
     CompactorServer server;
     try {
       Tenants tenants = Tenants.localMode();
+      ServerMetrics metrics = new ServerMetrics();
       ChatTaskService service =
           ChatTaskService.builder(store)
-              .models(new UpstreamModels(settings.upstreams(), options, env))
+              .models(metrics.models(new UpstreamModels(settings.upstreams(), options, env)))
               .build();
       PrintStream log = new PrintStream(System.err, true, StandardCharsets.UTF_8);
       try {
-        server = CompactorServer.start(settings, service, tenants, log, proxyStore, env);
+        server = CompactorServer.start(settings, service, tenants, log, metrics, proxyStore, env);
       } catch (IllegalArgumentException | CompactorServer.ServerStartException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

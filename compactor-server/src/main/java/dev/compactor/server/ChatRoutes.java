@@ -31,10 +31,12 @@ final class ChatRoutes {
 
   private final ChatTaskService service;
   private final ServerSettings settings;
+  private final ServerMetrics metrics;
 
-  ChatRoutes(ChatTaskService service, ServerSettings settings) {
+  ChatRoutes(ChatTaskService service, ServerSettings settings, ServerMetrics metrics) {
     this.service = service;
     this.settings = settings;
+    this.metrics = metrics;
   }
 
   void register(RoutesConfig routes) {
@@ -67,7 +69,7 @@ final class ChatRoutes {
               + " per call");
     }
     try {
-      Responses.json(ctx, 200, ChatTaskJson.write(service.call(key, request)));
+      Responses.json(ctx, 200, ChatTaskJson.write(metrics.call(() -> service.call(key, request))));
     } catch (ChatTaskException e) {
       throw ApiError.of(e);
     }
@@ -121,7 +123,7 @@ final class ChatRoutes {
   private void summarize(Context ctx) {
     ChatKey key = key(ctx);
     try {
-      Responses.json(ctx, 200, ChatTaskJson.write(service.summarize(key)));
+      Responses.json(ctx, 200, ChatTaskJson.write(metrics.summarize(() -> service.summarize(key))));
     } catch (ChatTaskException e) {
       throw ApiError.of(e);
     }
@@ -132,6 +134,7 @@ final class ChatRoutes {
       service.store().find(ChatKey.of("readyz-probe"));
       Responses.json(ctx, 200, Responses.ok());
     } catch (RuntimeException e) {
+      metrics.storeError("/readyz");
       throw new ApiError(
           503, "store_unavailable", "the store is not reachable: " + e.getClass().getSimpleName());
     }

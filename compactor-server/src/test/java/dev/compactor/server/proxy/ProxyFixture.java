@@ -6,6 +6,7 @@ import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.store.ChatStore;
 import dev.compactor.chat.store.SqliteChatStore;
 import dev.compactor.server.CompactorServer;
+import dev.compactor.server.ServerMetrics;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
 import dev.compactor.server.Upstream;
@@ -64,6 +65,7 @@ final class ProxyFixture implements AutoCloseable {
             ChatTaskService.builder(chats).build(),
             tenants,
             new PrintStream(logBytes, true, StandardCharsets.UTF_8),
+            new ServerMetrics(),
             proxyStore,
             Map.of(UPSTREAM_KEY_ENV, UPSTREAM_KEY));
   }
