@@ -14,7 +14,6 @@ import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.ModelError;
-import dev.compactor.core.model.ModelException;
 import dev.compactor.core.policy.CompactionOutcome;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.recovery.OverflowRecovery;
@@ -22,11 +21,8 @@ import dev.compactor.core.recovery.RecoveryFailedException;
 import dev.compactor.core.recovery.RecoveryResult;
 import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.ViewValidator;
-import dev.compactor.models.internal.ErrorClassifier;
-import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Redactor;
+import dev.compactor.models.ProviderErrors;
 import dev.compactor.server.Upstream;
-import dev.compactor.wire.error.ErrorBodies;
 import dev.compactor.wire.json.Json;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -633,48 +629,10 @@ public final class ProxyRoutes {
         null);
   }
 
-  private static final ErrorMapper CLASSIFY_OPENAI = mapper("openai");
-  private static final ErrorMapper CLASSIFY_ANTHROPIC = mapper("anthropic");
-
-  private static ErrorMapper mapper(String provider) {
-    Redactor redactor = Redactor.shapesOnly();
-    return new ErrorMapper() {
-      @Override
-      public ModelException fromHttp(
-          int status, String body, Duration retryAfter, String model, Message partial) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public ModelException fromStreamEvent(String eventJson, String model, Message partial) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public String provider() {
-        return provider;
-      }
-
-      @Override
-      public Redactor redactor() {
-        return redactor;
-      }
-    };
-  }
-
   /** Whether an upstream error says the prompt does not fit the context window. */
   static boolean isOverflow(WireApi api, int status, byte[] body, String model) {
-    String text = new String(body, StandardCharsets.UTF_8);
-    boolean anthropic = api == WireApi.ANTHROPIC_MESSAGES;
-    return ErrorClassifier.classify(
-            anthropic ? CLASSIFY_ANTHROPIC : CLASSIFY_OPENAI,
-            status,
-            anthropic ? ErrorBodies.anthropic(text) : ErrorBodies.openAi(text),
-            text,
-            null,
-            model,
-            null)
-        instanceof ContextOverflowException;
+    return ProviderErrors.isContextOverflow(
+        api.provider, status, new String(body, StandardCharsets.UTF_8));
   }
 
   // ------------------------------------------------------------------ relaying
