@@ -376,6 +376,10 @@ public final class ProxyRoutes {
     if (body.has("previous_response_id")) {
       throw new WireApi.Unreadable("a stateful request (previous_response_id)");
     }
+    if (body.has("context_management")) {
+      // the provider compacts or edits this conversation itself: leave it to the provider
+      throw new WireApi.Unreadable("provider-side context management (context_management)");
+    }
     String model = body.path("model").asText("");
     if (model.isBlank()) {
       throw new WireApi.Unreadable("the body names no model");

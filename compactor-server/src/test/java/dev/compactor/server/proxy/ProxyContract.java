@@ -125,6 +125,21 @@ abstract class ProxyContract {
   }
 
   @Test
+  void providerSideContextManagementIsLeftToTheProviderAndReported() {
+    ObjectNode body = chat("claude-sonnet-4-5", "user", "x ".repeat(3000));
+    body.put("max_tokens", 100);
+    body.putObject("context_management")
+        .putArray("edits")
+        .addObject()
+        .put("type", "clear_tool_uses_20250919");
+    Answer a = f.post("/v1/messages", body.toString(), "X-Compactor-Budget", "500");
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    assertThat(a.header("x-compactor-action")).isEqualTo("passthrough");
+    assertThat(a.header("x-compactor-reason")).contains("context_management");
+    assertThat(f.model.lastRequest().body()).isEqualTo(body.toString());
+  }
+
+  @Test
   void passthroughRoutesReachTheProviderUnchanged() {
     f.model.enqueue(Reply.raw(200, "{\"object\": \"list\", \"data\": [{\"id\": \"gpt-4o\"}]}"));
     Answer models = f.get("/v1/models?limit=5", "Authorization", "Bearer k");
