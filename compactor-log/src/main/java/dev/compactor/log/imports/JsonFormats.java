@@ -8,30 +8,6 @@ import java.io.IOException;
 final class JsonFormats {
   private JsonFormats() {}
 
-  /**
-   * The parsed document of {@code source}, or null with the rejection in {@code why[0]} when the
-   * source is empty, binary or not one JSON document.
-   */
-  static JsonNode root(ImportSource source, String[] why) throws IOException {
-    if (source.isBlank()) {
-      why[0] = "the content is empty";
-      return null;
-    }
-    if (source.looksBinary()) {
-      why[0] = "the content is binary (NUL bytes), not JSON text";
-      return null;
-    }
-    try {
-      return source.json();
-    } catch (ImportException e) {
-      why[0] =
-          e.getMessage().startsWith(source.name() + ": ")
-              ? e.getMessage().substring(source.name().length() + 2)
-              : e.getMessage();
-      return null;
-    }
-  }
-
   /** Short description of a JSON node's kind for rejection messages. */
   /**
    * Why {@code source} cannot be JSON lines at all (empty, or binary), or null when it may be: the
@@ -45,6 +21,33 @@ final class JsonFormats {
       return Detection.reject("the content is binary (NUL bytes), not JSON lines");
     }
     return null;
+  }
+
+  /**
+   * The message list of a chat document: the document itself when it is an array, else its {@code
+   * messages} field (a request body), or null when it has neither.
+   */
+  static JsonNode messageList(JsonNode root) {
+    if (root.isArray()) {
+      return root;
+    }
+    return root.isObject() ? root.get("messages") : null;
+  }
+
+  /** What {@link #chatArrayProblem} calls the {@link #messageList} of {@code root}. */
+  static String messageListName(JsonNode root) {
+    return root.isArray() ? "the array" : "messages";
+  }
+
+  /**
+   * Null when {@code root} is a chat message array or a request body with one; otherwise why not.
+   */
+  static String messageListProblem(JsonNode root) {
+    JsonNode messages = messageList(root);
+    if (messages == null) {
+      return "the document is " + kind(root) + ", not a message array nor {\"messages\"}";
+    }
+    return chatArrayProblem(messages, messageListName(root));
   }
 
   static String kind(JsonNode n) {
