@@ -10,7 +10,6 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.internal.ClientSetup;
-import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.StreamSession;
 import java.util.LinkedHashMap;
@@ -129,9 +128,5 @@ public final class AnthropicMessagesModel extends HttpChatModel {
       h.put("anthropic-beta", String.join(",", request.anthropicContextManagement().betas()));
     }
     return h;
-  }
-
-  ErrorMapper errorMapper() {
-    return mapper();
   }
 }

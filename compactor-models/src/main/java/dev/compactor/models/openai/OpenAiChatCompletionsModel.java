@@ -9,7 +9,6 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.internal.ClientSetup;
-import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.StreamSession;
 import java.util.Map;
@@ -96,9 +95,5 @@ public final class OpenAiChatCompletionsModel extends HttpChatModel {
   @Override
   protected Map<String, String> ownHeaders(ChatRequest request) {
     return bearerAuthorization();
-  }
-
-  ErrorMapper errorMapper() {
-    return mapper();
   }
 }

@@ -12,7 +12,6 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.internal.ClientSetup;
-import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.StreamSession;
 import dev.compactor.wire.json.Json;
@@ -106,7 +105,7 @@ public final class OpenAiResponsesModel extends HttpChatModel {
             .postJson(
                 setup.endpoint("/responses/compact"), headers(bearerAuthorization()), body, model);
     if (root.path("error").isObject()) {
-      throw mapper().fromStreamEvent(Json.write(root.get("error")), model, null);
+      throw errorMapper().fromStreamEvent(Json.write(root.get("error")), model, null);
     }
     String reported = Json.scalar(root, "model");
     List<Message> messages =
@@ -131,9 +130,5 @@ public final class OpenAiResponsesModel extends HttpChatModel {
   @Override
   protected Map<String, String> ownHeaders(ChatRequest request) {
     return bearerAuthorization();
-  }
-
-  ErrorMapper errorMapper() {
-    return mapper();
   }
 }
