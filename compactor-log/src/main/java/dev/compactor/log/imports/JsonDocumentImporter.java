@@ -2,45 +2,23 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.util.Objects;
 
 /**
- * An importer of a format that is one JSON document. It carries the format's name and description,
- * and its detection parses the document first (the {@link ImportSource} caches it for every
- * importer): an empty, binary or malformed source is rejected with the reason, and only a parsed
- * root is handed to {@link #detect(JsonNode)}.
+ * An importer of a format that is one JSON document: its detection parses the document first (the
+ * {@link ImportSource} caches it for every importer): an empty, binary or malformed source is
+ * rejected with the reason, and only a parsed root is handed to {@link #detect(JsonNode)}.
  */
-abstract class JsonDocumentImporter implements Importer {
-  private final String name;
-  private final String description;
-
+abstract class JsonDocumentImporter extends FormatImporter {
   /**
    * @param name the format's unique name
    * @param description one line describing the format, for listings
    */
   JsonDocumentImporter(String name, String description) {
-    this.name = Objects.requireNonNull(name, "name");
-    this.description = Objects.requireNonNull(description, "description");
+    super(name, description, "JSON text");
   }
 
   @Override
-  public final String name() {
-    return name;
-  }
-
-  @Override
-  public final String description() {
-    return description;
-  }
-
-  @Override
-  public final Detection detect(ImportSource source) throws IOException {
-    if (source.isBlank()) {
-      return Detection.reject("the content is empty");
-    }
-    if (source.looksBinary()) {
-      return Detection.reject("the content is binary (NUL bytes), not JSON text");
-    }
+  final Detection detectContent(ImportSource source) throws IOException {
     JsonNode root;
     try {
       root = source.json();

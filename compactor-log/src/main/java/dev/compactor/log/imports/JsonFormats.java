@@ -2,26 +2,10 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.wire.json.Json;
-import java.io.IOException;
 
 /** Detection helpers for the formats that are one JSON document. */
 final class JsonFormats {
   private JsonFormats() {}
-
-  /** Short description of a JSON node's kind for rejection messages. */
-  /**
-   * Why {@code source} cannot be JSON lines at all (empty, or binary), or null when it may be: the
-   * first check of every JSON-lines importer.
-   */
-  static Detection notJsonLines(ImportSource source) throws IOException {
-    if (source.isBlank()) {
-      return Detection.reject("the content is empty");
-    }
-    if (source.looksBinary()) {
-      return Detection.reject("the content is binary (NUL bytes), not JSON lines");
-    }
-    return null;
-  }
 
   /**
    * The message list of a chat document: the document itself when it is an array, else its {@code
@@ -50,6 +34,7 @@ final class JsonFormats {
     return chatArrayProblem(messages, messageListName(root));
   }
 
+  /** Short description of a JSON node's kind for rejection messages. */
   static String kind(JsonNode n) {
     if (n == null || n.isMissingNode()) {
       return "nothing";
