@@ -162,20 +162,15 @@ final class ClaudeCodeImporter extends FormatImporter {
         if (line.text().isBlank()) {
           continue;
         }
-        JsonNode node;
-        try {
-          node = Json.TRANSCRIPTS.readTree(line.text());
-        } catch (JsonProcessingException e) {
-          bad.add(line.where() + ": " + Json.describe(e));
+        JsonNode node = line.json(bad);
+        if (node == null) {
           continue;
         }
-        if (node == null || !node.isObject()) {
+        if (!node.isObject()) {
           bad.add(line.where() + ": not an event object");
           continue;
         }
-        if (line.invalidUtf8At() >= 0) {
-          badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
-        }
+        line.noteInvalidUtf8(badUtf8);
         String type = Json.text(node, "type");
         if (type == null) {
           type = "(untyped)";

@@ -97,20 +97,15 @@ final class GptmeImporter extends FormatImporter {
         if (line.text().isBlank()) {
           continue;
         }
-        JsonNode node;
-        try {
-          node = Json.TRANSCRIPTS.readTree(line.text());
-        } catch (JsonProcessingException e) {
-          r.bad.add(line.where() + ": " + Json.describe(e));
+        JsonNode node = line.json(r.bad);
+        if (node == null) {
           continue;
         }
-        if (node == null || !node.isObject() || Json.text(node, "role") == null) {
+        if (!node.isObject() || Json.text(node, "role") == null) {
           r.bad.add(line.where() + ": not a message object with a role");
           continue;
         }
-        if (line.invalidUtf8At() >= 0) {
-          r.badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
-        }
+        line.noteInvalidUtf8(r.badUtf8);
         r.accept(new Rec(line.number(), node));
       }
     }

@@ -54,9 +54,7 @@ final class NativeImporter extends FormatImporter {
           bad.add(line.where() + ": " + e.getMessage());
           continue;
         }
-        if (line.invalidUtf8At() >= 0) {
-          badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
-        }
+        line.noteInvalidUtf8(badUtf8);
       }
     }
     if (messages.isEmpty() && !bad.isEmpty()) {
