@@ -44,11 +44,7 @@ final class AnthropicStream extends AssembledStream<AnthropicMessagesModel> {
   }
 
   @Override
-  public boolean onEvent(SseEvent event) {
-    String data = event.data().strip();
-    if (data.isEmpty()) {
-      return true;
-    }
+  protected boolean onData(SseEvent event, String data) {
     JsonNode node = object(data, "stream event");
     String type = type(node, event);
     switch (type) {

@@ -9,9 +9,9 @@ import dev.compactor.wire.json.Json;
 /**
  * Base of the stream sessions that assemble the streamed message as it arrives: the attempt's
  * client, request, model and listener, the {@link MessageAssembler}, what reached the listener and
- * the model the provider reported. It reads event data as JSON objects (anything else is
- * malformed), gives what arrived so far as the partial message, and fails an incomplete stream with
- * the marker it ended without. Not thread-safe; one per attempt.
+ * the model the provider reported. It skips events without data, reads event data as JSON objects
+ * (anything else is malformed), gives what arrived so far as the partial message, and fails an
+ * incomplete stream with the marker it ended without. Not thread-safe; one per attempt.
  *
  * @param <C> the client, for its error mapper, provider and wire specifics
  */
@@ -42,6 +42,20 @@ public abstract class AssembledStream<C extends HttpChatModel> implements Stream
     this.model = model;
     this.listener = listener;
     this.endMarker = endMarker;
+  }
+
+  /**
+   * Handles one event whose data is not empty (events with empty data are keep-alives and skipped).
+   *
+   * @param data the event's data, stripped
+   * @return false when the stream is complete and reading should stop
+   */
+  protected abstract boolean onData(SseEvent event, String data);
+
+  @Override
+  public final boolean onEvent(SseEvent event) {
+    String data = event.data().strip();
+    return data.isEmpty() || onData(event, data);
   }
 
   /** Whether the stream brought a whole response (checked when the body ends). */

@@ -37,14 +37,10 @@ final class ChatCompletionsStream extends AssembledStream<OpenAiChatCompletionsM
   }
 
   @Override
-  public boolean onEvent(SseEvent event) {
-    String data = event.data().strip();
+  protected boolean onData(SseEvent event, String data) {
     if (data.equals("[DONE]")) {
       done = true;
       return false;
-    }
-    if (data.isEmpty()) {
-      return true;
     }
     JsonNode node = object(data, "stream chunk");
     if ("error".equals(event.event()) || (node.has("error") && !node.get("error").isNull())) {

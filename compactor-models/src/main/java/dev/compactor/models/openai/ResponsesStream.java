@@ -34,11 +34,7 @@ final class ResponsesStream extends AssembledStream<OpenAiResponsesModel> {
   }
 
   @Override
-  public boolean onEvent(SseEvent event) {
-    String data = event.data().strip();
-    if (data.isEmpty()) {
-      return true;
-    }
+  protected boolean onData(SseEvent event, String data) {
     if (data.equals("[DONE]")) {
       onEnd(); // [DONE] before response.completed: incomplete
       return false;
