@@ -20,7 +20,7 @@ import java.util.Collection;
  * ModelException e = new AnthropicErrorMapper(List.of(key)).fromHttp(529, body, null, model, null);
  * }</pre>
  */
-public final class AnthropicErrorMapper extends FieldsErrorMapper {
+final class AnthropicErrorMapper extends FieldsErrorMapper {
   /**
    * @param secrets values to redact (the API key)
    */

@@ -25,7 +25,7 @@ import java.util.Collection;
  * ModelException e = new OpenAiErrorMapper("vllm", List.of()).fromHttp(400, body, null, "m", null);
  * }</pre>
  */
-public final class OpenAiErrorMapper extends FieldsErrorMapper {
+final class OpenAiErrorMapper extends FieldsErrorMapper {
   /**
    * @param provider provider name for exceptions ({@code openai}, {@code ollama}, …)
    * @param secrets values to redact (the API key)
