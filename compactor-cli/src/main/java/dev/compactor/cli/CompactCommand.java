@@ -143,12 +143,7 @@ final class CompactCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
-  @Option(
-      names = "--strict",
-      description =
-          "Refuse a transcript with broken parts (malformed lines, entries without a role, tool"
-              + " results without their call, …) instead of skipping or repairing them.")
-  boolean strict;
+  @Mixin StrictOption reading = new StrictOption();
 
   /**
    * What {@code compact} prints (as JSON with {@code --json}).
@@ -215,7 +210,7 @@ final class CompactCommand implements Callable<Integer> {
           ImportTarget.Fingerprint fp =
               plan.fingerprint() != null ? plan.fingerprint() : ImportTarget.Fingerprint.of(file);
           progress.say("reading " + file);
-          ConversationInput read = ConversationInput.read(file, format).checked(strict);
+          ConversationInput read = ConversationInput.read(file, format).checked(reading.strict);
           ImportedConversation chosen = choose(read);
           pending = new PendingImport(chosen, read.format(), fp);
           input = new ConversationInput(file, read.format(), List.of(chosen), null);

@@ -60,19 +60,14 @@ final class InspectCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
-  @Option(
-      names = "--strict",
-      description =
-          "Refuse a transcript with broken parts (malformed lines, entries without a role, tool"
-              + " results without their call, …) instead of skipping or repairing them.")
-  boolean strict;
+  @Mixin StrictOption reading = new StrictOption();
 
   @Override
   public Integer call() throws Exception {
     TokenizerWarmUp.start(file, budget.model);
     // Read-only: a directory is read from a private copy, with no lock and nothing saved.
     try (ConversationInput input = ConversationInput.read(file, format, true)) {
-      return inspect(input.checked(strict));
+      return inspect(input.checked(reading.strict));
     }
   }
 
