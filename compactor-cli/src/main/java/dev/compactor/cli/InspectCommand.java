@@ -287,7 +287,11 @@ final class InspectCommand implements Callable<Integer> {
       w.printf("  problem       %s%n", p);
     }
     List<Invalid> invalid = out.invalid();
-    if (invalid.isEmpty()) {
+    if (invalid.isEmpty() && !out.problems().isEmpty()) {
+      // The import repaired what it could (orphan results kept as user messages, unanswered
+      // calls moved to metadata) or skipped it: the conversation as read is valid.
+      w.printf("  invariants    valid as imported (the problems above were repaired or skipped)%n");
+    } else if (invalid.isEmpty()) {
       w.printf("  invariants    valid%n");
     } else {
       w.printf(Locale.ROOT, "  invariants    %d violation(s)%n", invalid.size());
