@@ -70,7 +70,7 @@ final class InspectCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     TokenizerWarmUp.start(file, budget.model);
-    // Read-only: a directory is read from a private copy, with no lock and nothing saved.
+    // Read-only: a directory is read in place, with no lock and nothing written or saved.
     try (ConversationInput input = ConversationInput.read(file, format, true)) {
       return inspect(input.checked(strict));
     }
