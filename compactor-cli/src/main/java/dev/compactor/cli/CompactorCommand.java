@@ -13,9 +13,11 @@ import picocli.CommandLine.Command;
     subcommands = {
       InspectCommand.class,
       CompactCommand.class,
+      DemoCommand.class,
       ProvidersCommand.class,
       ReplayCommand.class,
       SampleCommand.class,
+      ServeCommand.class,
       TaskCommand.class
     })
 final class CompactorCommand implements Runnable {

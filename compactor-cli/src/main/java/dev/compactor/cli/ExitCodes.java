@@ -43,6 +43,14 @@ final class ExitCodes {
     m.put("providers", codes("0", "listed", "2", ERROR + " (a plugin path entry or a plugin)"));
     m.put("replay", codes("0", "replayed and reported", "2", ERROR));
     m.put("sample", codes("0", "written", "2", ERROR));
+    m.put("demo", codes("0", "played and reported", "2", ERROR));
+    m.put(
+        "serve",
+        codes(
+            "0",
+            "stopped on SIGTERM or Ctrl-C after in-flight calls finished",
+            "2",
+            ERROR + "; or the address could not be bound"));
     m.put("task", codes("0", "help printed", "2", ERROR + "; or no such subcommand"));
     for (String t : List.of("task call", "task show", "task summarize")) {
       m.put(

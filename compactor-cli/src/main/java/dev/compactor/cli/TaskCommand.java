@@ -10,14 +10,10 @@ import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.store.ChatStore;
 import dev.compactor.chat.store.ChatStores;
 import dev.compactor.models.ChatModelOptions;
+import dev.compactor.wire.json.Utf8;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -192,25 +188,11 @@ final class TaskCommand implements Runnable {
 
     /** {@code bytes} as UTF-8, or an error naming {@code where} and the offset of the bad byte. */
     private String utf8(byte[] bytes, String where) {
-      CharsetDecoder d =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT);
-      ByteBuffer in = ByteBuffer.wrap(bytes);
-      CharBuffer out = CharBuffer.allocate(bytes.length);
-      CoderResult r = d.decode(in, out, true);
-      if (!r.isError()) {
-        r = d.flush(out);
+      try {
+        return Utf8.decode(bytes, "--request " + where);
+      } catch (CharacterCodingException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
-      if (r.isError()) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(),
-            String.format(
-                "--request %s: not UTF-8 text: invalid byte 0x%02X at byte offset %d",
-                where, bytes[in.position()] & 0xff, in.position()));
-      }
-      return out.flip().toString();
     }
   }
 

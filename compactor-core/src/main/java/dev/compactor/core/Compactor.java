@@ -99,6 +99,7 @@ public final class Compactor {
   private final Clock clock;
   private final String instructions;
   private final long keepRecentTokens;
+  private final AutoCompactor.Settings policySettings;
 
   private Compactor(Builder b, ResolvedBudget budget) {
     this.model = b.model;
@@ -120,6 +121,12 @@ public final class Compactor {
     this.clock = b.clock;
     this.instructions = b.instructions;
     this.keepRecentTokens = b.keepRecentTokens;
+    AutoCompactor.Settings d = AutoCompactor.Settings.DEFAULTS;
+    this.policySettings =
+        b.reminder
+            ? d
+            : new AutoCompactor.Settings(
+                1.0, d.trimTargetRatio(), d.minSavings(), d.latchGrowth(), d.throttle());
   }
 
   /**
@@ -277,7 +284,7 @@ public final class Compactor {
 
     private Session(Conversation conversation) {
       this.conversation = conversation;
-      this.policy = policy(conversation, AutoCompactor.Settings.DEFAULTS);
+      this.policy = policy(conversation, policySettings);
       this.ctx = context();
     }
 
@@ -383,6 +390,7 @@ public final class Compactor {
     private Clock clock = Clock.systemUTC();
     private String instructions;
     private long keepRecentTokens = PolicyContext.DEFAULT_KEEP_RECENT_TOKENS;
+    private boolean reminder = true;
 
     private Builder(String model) {
       this.model = model;
@@ -514,6 +522,16 @@ public final class Compactor {
     }
 
     /** Tokens of recent history a summary keeps verbatim (default 20,000; capped by the policy). */
+    /**
+     * Whether a {@link Session}'s automatic policy sends the 90 % reminder (default on, as the
+     * seed's policy does). Off, the policy only compacts at the budget: for hosts where an injected
+     * user-role notice would put words in the user's mouth (a proxy, a framework's chat memory).
+     */
+    public Builder reminder(boolean on) {
+      this.reminder = on;
+      return this;
+    }
+
     public Builder keepRecentTokens(long tokens) {
       if (tokens < 0) {
         throw new IllegalArgumentException("keep-recent tokens must be >= 0, got " + tokens);

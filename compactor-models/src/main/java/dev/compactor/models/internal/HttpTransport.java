@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.model.ModelError;
 import dev.compactor.core.model.ModelException;
+import dev.compactor.core.model.ModelTimeoutException;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.models.RetryPolicy;
 import dev.compactor.models.Sleeper;
@@ -345,10 +346,9 @@ public final class HttpTransport {
             + " (the call's timeout is "
             + seconds(callTimeout)
             + ", retries included)";
-    return new RetryableModelException(
+    return new ModelTimeoutException(
         mapper.redactor().redact(msg),
         ModelError.of(mapper.provider(), 0),
-        null,
         session == null ? null : session.partial(),
         null);
   }
@@ -367,6 +367,13 @@ public final class HttpTransport {
     }
     String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     String msg = mapper.redactor().redact(mapper.provider() + ": " + what + " (" + detail + ")");
+    if (e instanceof HttpTimeoutException) {
+      return new ModelTimeoutException(
+          msg,
+          ModelError.of(mapper.provider(), status),
+          session == null ? null : session.partial(),
+          e);
+    }
     return new RetryableModelException(
         msg,
         ModelError.of(mapper.provider(), status),
