@@ -18,6 +18,7 @@ import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ModelException;
+import dev.compactor.models.ResponsesCompaction;
 import java.time.Clock;
 
 /**
@@ -101,7 +102,8 @@ final class ModelCallStep {
       call.providerReport = ProviderReport.notCompacted(true, Reasons.NOT_RESPONSES_API);
       return false;
     }
-    rb.compactThreshold(p.thresholdFor(catalog.lookup(call.model).contextWindow()));
+    rb.extension(
+        new ResponsesCompaction(p.thresholdFor(catalog.lookup(call.model).contextWindow())));
     return true;
   }
 

@@ -1,6 +1,8 @@
 package dev.compactor.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.compactor.cli.config.CompactorConfig;
+import dev.compactor.cli.config.ConfigLocations;
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.budget.BudgetSetting;
 import dev.compactor.core.budget.ContextBudget;
@@ -8,8 +10,6 @@ import dev.compactor.core.budget.ResolvedBudget;
 import dev.compactor.core.catalog.InvalidSettingException;
 import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ModelApi;
-import dev.compactor.log.config.CompactorConfig;
-import dev.compactor.log.config.ConfigLocations;
 import dev.compactor.log.store.StoredConversation;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ChatModels;

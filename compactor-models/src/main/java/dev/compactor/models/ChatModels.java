@@ -29,7 +29,7 @@ import java.util.Locale;
  *
  * <p><b>Which API for {@code openai/…}.</b> {@link ChatModelOptions#api()} decides when set.
  * Otherwise the Responses API, which every current OpenAI chat model supports and which alone
- * offers server-side compaction ({@code compactThreshold}) — except for models only Chat
+ * offers server-side compaction ({@link ResponsesCompaction}) — except for models only Chat
  * Completions serves: names containing {@code gpt-3.5}, {@code -audio-} or {@code -search-} (see
  * {@link #defaultOpenAiApi}). OpenAI-compatible servers default to Chat Completions, the API they
  * all implement; {@code api = RESPONSES} selects a server's {@code /responses} endpoint. {@link

@@ -1,20 +1,29 @@
 package dev.compactor.server;
 
 import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.store.ChatStoreException;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.javalin.router.Endpoint;
+import io.javalin.router.ParsedEndpoint;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * The HTTP service: chat tasks over HTTP ({@code /v1/chats/…}), health ({@code /healthz}, {@code
- * /readyz}), on Javalin (Jetty 12) on a real port.
+ * /readyz}), metrics ({@code /metrics}, {@link ServerMetrics}) and the OpenAPI document ({@code
+ * /openapi.json}), on Javalin (Jetty 12) on a real port.
  *
  * <p>Every {@code /v1} request is scoped to the caller's tenant ({@link Tenants}); another tenant's
  * chat is {@code 404}, never {@code 403}. Without keys the server is in single-tenant local mode
@@ -41,8 +50,12 @@ public final class CompactorServer implements AutoCloseable {
     this.settings = settings;
   }
 
+  /** The OpenAPI document served at {@code /openapi.json}, a resource beside this class. */
+  static final String OPENAPI_RESOURCE = "openapi.json";
+
   /**
-   * Starts a server.
+   * Starts a server with fresh metrics (its model calls are not timed: see {@link
+   * #start(ServerSettings, ChatTaskService, Tenants, PrintStream, ServerMetrics)}).
    *
    * @param settings where to listen and what to accept
    * @param service the chat tasks it serves (its store is the one {@code /readyz} checks)
@@ -54,10 +67,34 @@ public final class CompactorServer implements AutoCloseable {
    */
   public static CompactorServer start(
       ServerSettings settings, ChatTaskService service, Tenants tenants, PrintStream log) {
+    return start(settings, service, tenants, log, new ServerMetrics());
+  }
+
+  /**
+   * Starts a server that records into {@code metrics} and serves them at {@code /metrics}. Build
+   * {@code service} with {@code models(metrics.models(factory))} for model-call latency.
+   *
+   * @param settings where to listen and what to accept
+   * @param service the chat tasks it serves (its store is the one {@code /readyz} checks)
+   * @param tenants who may call
+   * @param log where the one-line-per-request log goes
+   * @param metrics where requests, calls, compactions and store errors are counted
+   * @throws IllegalArgumentException when {@code tenants} require no keys and {@code
+   *     settings.host()} is not a loopback address
+   * @throws ServerStartException when the port cannot be bound
+   */
+  public static CompactorServer start(
+      ServerSettings settings,
+      ChatTaskService service,
+      Tenants tenants,
+      PrintStream log,
+      ServerMetrics metrics) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(service, "service");
     Objects.requireNonNull(tenants, "tenants");
     Objects.requireNonNull(log, "log");
+    Objects.requireNonNull(metrics, "metrics");
+    byte[] openApi = openApiDocument();
     if (!tenants.keysRequired() && !isLoopback(settings.host())) {
       throw new IllegalArgumentException(
           "--host "
@@ -67,8 +104,9 @@ public final class CompactorServer implements AutoCloseable {
               + " keys create --tenant NAME` to serve other hosts");
     }
     RequestLog requestLog = new RequestLog(log, settings.logContent());
-    ChatRoutes chats = new ChatRoutes(service, settings);
+    ChatRoutes chats = new ChatRoutes(service, settings, metrics);
     Auth auth = new Auth(tenants);
+    AtomicReference<Javalin> self = new AtomicReference<>();
     Javalin app =
         Javalin.create(
             config -> {
@@ -87,9 +125,21 @@ public final class CompactorServer implements AutoCloseable {
                     return c;
                   });
               config.requestLogger.http(requestLog::log);
+              config.requestLogger.http(
+                  (ctx, ms) ->
+                      metrics.request(
+                          ctx.method().name(),
+                          metricsRoute(self.get(), ctx),
+                          ctx.status().getCode(),
+                          ms));
               config.routes.before("/v1/*", auth::check);
               config.routes.get("/healthz", ctx -> Responses.json(ctx, 200, Responses.ok()));
               config.routes.get("/readyz", chats::ready);
+              config.routes.get(
+                  "/metrics",
+                  ctx -> ctx.contentType(ServerMetrics.contentType()).result(metrics.scrape()));
+              config.routes.get(
+                  "/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
               chats.register(config.routes);
               config.routes.exception(ApiError.class, (e, ctx) -> Responses.error(ctx, e));
               config.routes.exception(
@@ -114,6 +164,9 @@ public final class CompactorServer implements AutoCloseable {
                   Exception.class,
                   (e, ctx) -> {
                     requestLog.failure(ctx, e);
+                    if (isStoreFailure(e)) {
+                      metrics.storeError(metricsRoute(self.get(), ctx));
+                    }
                     Responses.error(
                         ctx,
                         new ApiError(
@@ -126,6 +179,7 @@ public final class CompactorServer implements AutoCloseable {
               config.routes.error(404, "*", ctx -> notFound(ctx));
               config.routes.error(405, "*", ctx -> notFound(ctx));
             });
+    self.set(app);
     try {
       app.start();
     } catch (RuntimeException e) {
@@ -134,6 +188,51 @@ public final class CompactorServer implements AutoCloseable {
           e);
     }
     return new CompactorServer(app, settings);
+  }
+
+  /**
+   * The route template for metrics: the matched route, also when a before-handler answered first (a
+   * {@code 401}); "unmatched" when no route has the method and path. Never a raw path.
+   */
+  static String metricsRoute(Javalin app, Context ctx) {
+    Endpoint e = ctx.endpoints().lastHttpEndpoint();
+    if (e == null && app != null) {
+      ParsedEndpoint p =
+          app.unsafe.internalRouter.findFirstHttpHandlerEntry(ctx.method(), ctx.path());
+      e = p == null ? null : p.endpoint;
+    }
+    return e == null || e.path.isEmpty() || e.path.contains("*") ? "unmatched" : e.path;
+  }
+
+  private static boolean isStoreFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ChatStoreException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static byte[] openApiDocument() {
+    try (InputStream in = CompactorServer.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "the resource " + OPENAPI_RESOURCE + " is missing beside " + CompactorServer.class);
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException("the resource " + OPENAPI_RESOURCE + " could not be read", e);
+    }
+  }
+
+  /** Every registered route as {@code "METHOD /path/{param}"} (before/after handlers left out). */
+  List<String> routes() {
+    return app.unsafe.internalRouter.allHttpHandlers().stream()
+        .map(p -> p.endpoint)
+        .filter(e -> e.method.isHttpMethod())
+        .map(e -> e.method.name() + " " + e.path)
+        .sorted()
+        .toList();
   }
 
   private static void notFound(Context ctx) {

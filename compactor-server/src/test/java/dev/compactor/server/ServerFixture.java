@@ -25,7 +25,7 @@ import java.util.Optional;
 /**
  * A real server on port 0 over a store, with its model calls going to a {@link FakeModelServer}
  * configured as the {@code openai} upstream (and as an OpenAI-compatible upstream named {@code
- * fake}); an HTTP client to call it.
+ * fake}); its metrics, with the model clients timed; an HTTP client to call it.
  */
 final class ServerFixture implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -34,6 +34,7 @@ final class ServerFixture implements AutoCloseable {
   final FakeModelServer model =
       FakeModelServer.builder().replyWith(ServerFixture::defaultReply).start();
   final ChatStore store;
+  final ServerMetrics metrics = new ServerMetrics();
   final CompactorServer server;
   final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private final HttpClient http = HttpClient.newHttpClient();
@@ -56,11 +57,13 @@ final class ServerFixture implements AutoCloseable {
             .build();
     ChatTaskService service =
         ChatTaskService.builder(store)
-            .models(new UpstreamModels(s.upstreams(), options, Map.of(KEY_ENV, "sk-upstream")))
+            .models(
+                metrics.models(
+                    new UpstreamModels(s.upstreams(), options, Map.of(KEY_ENV, "sk-upstream"))))
             .build();
     server =
         CompactorServer.start(
-            s, service, tenants, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+            s, service, tenants, new PrintStream(logBytes, true, StandardCharsets.UTF_8), metrics);
   }
 
   static Reply defaultReply(RecordedRequest c) {

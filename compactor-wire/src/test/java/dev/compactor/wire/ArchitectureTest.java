@@ -30,7 +30,10 @@ class ArchitectureTest {
             "java.util..",
             "java.time..",
             "java.math..",
-            "java.io..")
+            "java.io..",
+            // byte and char buffers and charsets (strict UTF-8 decoding), not java.nio.file
+            "java.nio",
+            "java.nio.charset..")
         .check(WIRE);
   }
 

@@ -1,5 +1,7 @@
 package dev.compactor.chat.settings;
 
+import dev.compactor.models.ResponsesCompaction;
+
 /**
  * The effective provider compaction settings of a chat.
  *
@@ -10,8 +12,8 @@ package dev.compactor.chat.settings;
  *     window from the model catalog
  */
 public record ProviderSettings(boolean enabled, Integer compactThreshold) {
-  /** The smallest threshold the provider accepts. */
-  public static final int MIN_COMPACT_THRESHOLD = 1000;
+  /** The smallest threshold the provider accepts ({@link ResponsesCompaction}'s). */
+  public static final int MIN_COMPACT_THRESHOLD = ResponsesCompaction.MIN_COMPACT_THRESHOLD;
 
   /** The default threshold as a fraction of the model's context window. */
   public static final double DEFAULT_THRESHOLD_FRACTION = 0.8;

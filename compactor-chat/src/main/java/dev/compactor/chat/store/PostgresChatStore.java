@@ -148,6 +148,26 @@ public final class PostgresChatStore extends JdbcChatStore {
   }
 
   @Override
+  <T> T inWriteTransaction(SqlWork<T> work) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T out = work.run(c);
+        c.commit();
+        return out;
+      } catch (SQLException | RuntimeException | Error e) {
+        rollbackQuietly(c, e);
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  boolean rowLocks() {
+    return true;
+  }
+
+  @Override
   Connection readConnection() throws SQLException {
     Connection c = dataSource.getConnection();
     try {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -24,10 +25,11 @@ import java.util.Set;
  * messages}, {@code input}, {@code system}, {@code instructions}, {@code tools}, {@code stream}),
  * which a client rejects with {@link IllegalArgumentException}.
  *
- * <p>Provider compaction: {@code compactThreshold} asks the OpenAI Responses API to compact
- * server-side ({@code context_management: [{type: "compaction", compact_threshold}]}); {@code
- * anthropicContextManagement} asks Anthropic for context editing and/or compaction. A client whose
- * API cannot honour an option rejects the request with {@link IllegalArgumentException} rather than
+ * <p>{@code extensions} are provider-specific settings that core carries opaquely, at most one per
+ * class (see {@link RequestExtension}): provider compaction is one, e.g. compactor-models' {@code
+ * ResponsesCompaction} (OpenAI Responses server-side compaction) and {@code
+ * AnthropicContextManagement} (Anthropic context editing and compaction). A client whose API cannot
+ * honour an extension rejects the request with {@link IllegalArgumentException} rather than
  * silently dropping it.
  *
  * <pre>{@code
@@ -44,9 +46,8 @@ import java.util.Set;
  * @param maxOutputTokens output limit, &ge; 1, or null for the client default
  * @param temperature sampling temperature in [0, 2], or null for the provider default
  * @param options extra provider-specific request fields, keys not null
- * @param compactThreshold OpenAI Responses server compaction threshold in tokens, &ge; 1000, or
- *     null
- * @param anthropicContextManagement Anthropic context editing / compaction, or null
+ * @param extensions provider-specific settings keyed by their class, each value an instance of its
+ *     key
  */
 public record ChatRequest(
     String model,
@@ -55,11 +56,7 @@ public record ChatRequest(
     Integer maxOutputTokens,
     Double temperature,
     Map<String, Object> options,
-    Integer compactThreshold,
-    AnthropicContextManagement anthropicContextManagement) {
-
-  /** The smallest {@code compactThreshold} OpenAI accepts. */
-  public static final int MIN_COMPACT_THRESHOLD = 1000;
+    Map<Class<? extends RequestExtension>, RequestExtension> extensions) {
 
   public ChatRequest {
     Objects.requireNonNull(messages, "messages");
@@ -91,13 +88,28 @@ public record ChatRequest(
       }
       options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
     }
-    if (compactThreshold != null && compactThreshold < MIN_COMPACT_THRESHOLD) {
-      throw new IllegalArgumentException(
-          "compactThreshold must be >= "
-              + MIN_COMPACT_THRESHOLD
-              + " tokens, got "
-              + compactThreshold);
+    if (extensions == null || extensions.isEmpty()) {
+      extensions = Map.of();
+    } else {
+      for (Map.Entry<Class<? extends RequestExtension>, RequestExtension> e :
+          extensions.entrySet()) {
+        Objects.requireNonNull(e.getKey(), "extension key");
+        Objects.requireNonNull(e.getValue(), "extension " + e.getKey().getName());
+        if (!e.getKey().isInstance(e.getValue())) {
+          throw new IllegalArgumentException(
+              "extension keyed by "
+                  + e.getKey().getName()
+                  + " is a "
+                  + e.getValue().getClass().getName());
+        }
+      }
+      extensions = Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
     }
+  }
+
+  /** The extension of the given class, if the request carries one. */
+  public <T extends RequestExtension> Optional<T> extension(Class<T> type) {
+    return Optional.ofNullable(extensions.get(type)).map(type::cast);
   }
 
   /** A request for {@code messages} with every other field at its default. */
@@ -118,8 +130,7 @@ public record ChatRequest(
     b.maxOutputTokens = maxOutputTokens;
     b.temperature = temperature;
     b.options = new LinkedHashMap<>(options);
-    b.compactThreshold = compactThreshold;
-    b.anthropicContextManagement = anthropicContextManagement;
+    b.extensions = new LinkedHashMap<>(extensions);
     return b;
   }
 
@@ -141,8 +152,8 @@ public record ChatRequest(
     private Integer maxOutputTokens;
     private Double temperature;
     private Map<String, Object> options = new LinkedHashMap<>();
-    private Integer compactThreshold;
-    private AnthropicContextManagement anthropicContextManagement;
+    private Map<Class<? extends RequestExtension>, RequestExtension> extensions =
+        new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -183,13 +194,16 @@ public record ChatRequest(
       return this;
     }
 
-    public Builder compactThreshold(Integer compactThreshold) {
-      this.compactThreshold = compactThreshold;
+    /** Adds an extension, replacing one of the same class. */
+    public Builder extension(RequestExtension extension) {
+      Objects.requireNonNull(extension, "extension");
+      this.extensions.put(extension.getClass(), extension);
       return this;
     }
 
-    public Builder anthropicContextManagement(AnthropicContextManagement management) {
-      this.anthropicContextManagement = management;
+    /** Removes the extension of the given class, if any. */
+    public Builder withoutExtension(Class<? extends RequestExtension> type) {
+      this.extensions.remove(type);
       return this;
     }
 
@@ -199,14 +213,7 @@ public record ChatRequest(
      */
     public ChatRequest build() {
       return new ChatRequest(
-          model,
-          messages,
-          tools,
-          maxOutputTokens,
-          temperature,
-          options,
-          compactThreshold,
-          anthropicContextManagement);
+          model, messages, tools, maxOutputTokens, temperature, options, extensions);
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
 import dev.compactor.core.compaction.ProviderRegistry;
 import dev.compactor.core.compaction.trim.TrimProvider;
+import dev.compactor.core.internal.CompactionApplier;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;

@@ -4,6 +4,7 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.internal.CompactionApplier;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.view.Conversation;

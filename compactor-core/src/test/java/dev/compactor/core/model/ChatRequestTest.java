@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.core.message.Message;
-import dev.compactor.core.model.AnthropicContextManagement.ClearThinking;
-import dev.compactor.core.model.AnthropicContextManagement.ClearToolUses;
-import dev.compactor.core.model.AnthropicContextManagement.Compact;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,17 +16,42 @@ class ChatRequestTest {
     assertThat(r.model()).isNull();
     assertThat(r.tools()).isEmpty();
     assertThat(r.options()).isEmpty();
-    assertThat(r.compactThreshold()).isNull();
+    assertThat(r.extensions()).isEmpty();
+  }
+
+  private record Alpha(int n) implements RequestExtension {}
+
+  private record Beta(String s) implements RequestExtension {}
+
+  @Test
+  void extensions_areKeyedByClass_oneEach_andSurviveCopies() {
+    ChatRequest r =
+        ChatRequest.builder()
+            .messages(HI)
+            .extension(new Alpha(1))
+            .extension(new Beta("b"))
+            .extension(new Alpha(2))
+            .build();
+    assertThat(r.extension(Alpha.class)).contains(new Alpha(2));
+    assertThat(r.extension(Beta.class)).contains(new Beta("b"));
+    assertThat(r.extensions().keySet()).containsExactly(Alpha.class, Beta.class);
+    assertThat(r.withModel("m").extension(Alpha.class)).contains(new Alpha(2));
+    assertThat(r.toBuilder().withoutExtension(Alpha.class).build().extension(Alpha.class))
+        .isEmpty();
+    assertThatThrownBy(() -> r.extensions().put(Beta.class, new Beta("c")))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 
   @Test
-  void compactThreshold_below1000_isRejected() {
-    assertThatThrownBy(() -> ChatRequest.builder().messages(HI).compactThreshold(999).build())
+  void extensions_mustBeInstancesOfTheirKey() {
+    assertThatThrownBy(
+            () ->
+                new ChatRequest(
+                    null, HI, null, null, null, null, java.util.Map.of(Alpha.class, new Beta("x"))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("compactThreshold must be >= 1000")
-        .hasMessageContaining("999");
-    assertThat(ChatRequest.builder().messages(HI).compactThreshold(1000).build().compactThreshold())
-        .isEqualTo(1000);
+        .hasMessageContaining("keyed by")
+        .hasMessageContaining("Alpha")
+        .hasMessageContaining("Beta");
   }
 
   @Test
@@ -55,30 +77,6 @@ class ChatRequestTest {
         .hasMessageContaining("temperature must be in [0, 2], got 2.5");
     assertThatThrownBy(() -> ChatRequest.builder().messages(HI).model(" ").build())
         .hasMessageContaining("model must not be blank");
-  }
-
-  @Test
-  void anthropicManagement_betasFollowTheEdits() {
-    assertThat(AnthropicContextManagement.of(ClearToolUses.defaults()).betas())
-        .containsExactly("context-management-2025-06-27");
-    assertThat(AnthropicContextManagement.of(Compact.defaults()).betas())
-        .containsExactly("compact-2026-01-12");
-    assertThat(
-            AnthropicContextManagement.of(ClearThinking.keepTurns(2), Compact.defaults()).betas())
-        .containsExactly("context-management-2025-06-27", "compact-2026-01-12");
-  }
-
-  @Test
-  void anthropicManagement_validatesEdits() {
-    assertThatThrownBy(() -> new Compact(10_000L, null, null))
-        .hasMessageContaining(">= 50000")
-        .hasMessageContaining("10000");
-    assertThatThrownBy(
-            () -> AnthropicContextManagement.of(ClearToolUses.defaults(), ClearToolUses.defaults()))
-        .hasMessageContaining("distinct types");
-    assertThatThrownBy(() -> new ClearThinking(1, true)).hasMessageContaining("exclude");
-    assertThatThrownBy(() -> new AnthropicContextManagement(List.of()))
-        .hasMessageContaining("at least one edit");
   }
 
   @Test

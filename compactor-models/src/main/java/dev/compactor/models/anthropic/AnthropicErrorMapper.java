@@ -27,7 +27,7 @@ import java.util.Objects;
  * ModelException e = new AnthropicErrorMapper(List.of(key)).fromHttp(529, body, null, model, null);
  * }</pre>
  */
-public final class AnthropicErrorMapper implements ErrorMapper {
+final class AnthropicErrorMapper implements ErrorMapper {
   private final Redactor redactor;
 
   /**

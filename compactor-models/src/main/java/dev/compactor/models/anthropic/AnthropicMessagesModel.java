@@ -7,14 +7,17 @@ import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.StreamListener;
+import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
-import dev.compactor.models.internal.ClientSetup;
+import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
+import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.StreamSession;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A client of the Anthropic Messages API ({@code POST {base}/v1/messages}).
@@ -31,8 +34,9 @@ import java.util.Map;
  * the smaller of the catalog's output limit for the model and {@value #DEFAULT_MAX_TOKENS}.
  * Headers: {@code x-api-key}, {@code anthropic-version: 2023-06-01}, and {@code anthropic-beta}
  * with {@code context-management-2025-06-27} and/or {@code compact-2026-01-12} when the request has
- * {@link dev.compactor.core.model.AnthropicContextManagement} (sent as {@code
- * context_management.edits}). OpenAI's {@code compactThreshold} is rejected.
+ * {@link dev.compactor.models.AnthropicContextManagement} (a request extension, sent as {@code
+ * context_management.edits}). OpenAI's {@link dev.compactor.models.ResponsesCompaction} is
+ * rejected, as is any other extension.
  *
  * <p><b>Response.</b> Text blocks joined, thinking blocks with signatures, tool calls, compaction
  * blocks (in {@link ChatResponse#compaction()} and on the message, so they go back on the next
@@ -70,11 +74,10 @@ public final class AnthropicMessagesModel extends HttpChatModel {
    */
   public AnthropicMessagesModel(String model, ChatModelOptions options) {
     super(
-        ClientSetup.resolve(
-            ModelProvider.ANTHROPIC,
-            model,
-            options,
-            (p, secrets) -> new AnthropicErrorMapper(secrets)),
+        ModelProvider.ANTHROPIC,
+        model,
+        options,
+        (p, secrets) -> new AnthropicErrorMapper(secrets),
         ModelApi.ANTHROPIC_MESSAGES);
     this.defaultMaxTokens = defaultMaxTokens(model);
   }
@@ -105,12 +108,17 @@ public final class AnthropicMessagesModel extends HttpChatModel {
 
   @Override
   protected ObjectNode body(ChatRequest request, String model, boolean stream) {
-    if (request.compactThreshold() != null) {
+    if (request.extension(ResponsesCompaction.class).isPresent()) {
       throw new IllegalArgumentException(
-          "compactThreshold is the OpenAI Responses API's compaction; for anthropic/"
+          "ResponsesCompaction (compactThreshold) is the OpenAI Responses API's compaction; for"
+              + " anthropic/"
               + model
-              + " use anthropicContextManagement with a Compact edit");
+              + " use AnthropicContextManagement with a Compact edit");
     }
+    Requests.onlyExtensions(
+        request,
+        "anthropic/" + model + " (anthropic_messages)",
+        Set.of(AnthropicContextManagement.class));
     int maxTokens =
         request.maxOutputTokens() != null
             ? request.maxOutputTokens()
@@ -121,13 +129,13 @@ public final class AnthropicMessagesModel extends HttpChatModel {
   @Override
   protected Map<String, String> ownHeaders(ChatRequest request) {
     Map<String, String> h = new LinkedHashMap<>();
-    if (setup.apiKey() != null) {
-      h.put("x-api-key", setup.apiKey());
+    if (apiKey() != null) {
+      h.put("x-api-key", apiKey());
     }
     h.put("anthropic-version", API_VERSION);
-    if (request.anthropicContextManagement() != null) {
-      h.put("anthropic-beta", String.join(",", request.anthropicContextManagement().betas()));
-    }
+    request
+        .extension(AnthropicContextManagement.class)
+        .ifPresent(cm -> h.put("anthropic-beta", String.join(",", cm.betas())));
     return h;
   }
 

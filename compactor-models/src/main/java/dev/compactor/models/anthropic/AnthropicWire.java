@@ -5,10 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Usage;
-import dev.compactor.core.model.AnthropicContextManagement;
-import dev.compactor.core.model.AnthropicContextManagement.ClearThinking;
-import dev.compactor.core.model.AnthropicContextManagement.ClearToolUses;
-import dev.compactor.core.model.AnthropicContextManagement.Compact;
 import dev.compactor.core.model.AppliedEdit;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
@@ -16,6 +12,10 @@ import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.FinishReason;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.ToolSpec;
+import dev.compactor.models.AnthropicContextManagement;
+import dev.compactor.models.AnthropicContextManagement.ClearThinking;
+import dev.compactor.models.AnthropicContextManagement.ClearToolUses;
+import dev.compactor.models.AnthropicContextManagement.Compact;
 import dev.compactor.models.internal.ErrorClassifier;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.MessageAssembler;
@@ -61,9 +61,8 @@ final class AnthropicWire {
     if (req.temperature() != null) {
       body.put("temperature", req.temperature());
     }
-    if (req.anthropicContextManagement() != null) {
-      body.set("context_management", contextManagement(req.anthropicContextManagement()));
-    }
+    req.extension(AnthropicContextManagement.class)
+        .ifPresent(cm -> body.set("context_management", contextManagement(cm)));
     if (stream) {
       body.put("stream", true);
     }

@@ -25,7 +25,7 @@ import java.util.function.BiFunction;
  * @param headers extra headers for every request
  * @param transport the HTTP transport with the provider's error mapper
  */
-public record ClientSetup(
+record ClientSetup(
     ModelProvider provider,
     String model,
     URI baseUri,
@@ -59,7 +59,7 @@ public record ClientSetup(
    * @throws InvalidSettingException when the base URL is not an http(s) URL or missing
    * @throws CompactorException when the provider's own endpoint needs a key and none is set
    */
-  public static ClientSetup resolve(
+  static ClientSetup resolve(
       ModelProvider provider,
       String model,
       ChatModelOptions options,

@@ -7,10 +7,13 @@ import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.StreamListener;
+import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -20,11 +23,27 @@ import java.util.function.Supplier;
  * redaction). Subclasses are immutable and thread-safe.
  */
 public abstract class HttpChatModel implements ChatModel {
-  protected final ClientSetup setup;
+  private final ClientSetup setup;
   private final ModelApi api;
 
-  protected HttpChatModel(ClientSetup setup, ModelApi api) {
-    this.setup = setup;
+  /**
+   * Resolves the client's settings (base URL, key, headers, transport) from {@code options}.
+   *
+   * @param mappers makes the provider's error mapper from the provider id and the secrets to redact
+   * @param api the API this client speaks
+   * @throws IllegalArgumentException for a blank model
+   * @throws dev.compactor.core.catalog.InvalidSettingException when the base URL is not an http(s)
+   *     URL or missing
+   * @throws dev.compactor.core.CompactorException when the provider's own endpoint needs a key and
+   *     none is set
+   */
+  protected HttpChatModel(
+      ModelProvider provider,
+      String model,
+      ChatModelOptions options,
+      BiFunction<String, List<String>, ErrorMapper> mappers,
+      ModelApi api) {
+    this.setup = ClientSetup.resolve(provider, model, options, mappers);
     this.api = api;
   }
 
@@ -68,13 +87,7 @@ public abstract class HttpChatModel implements ChatModel {
   public ChatResponse chat(ChatRequest request) {
     String model = modelFor(request);
     JsonNode root =
-        setup
-            .transport()
-            .postJson(
-                setup.endpoint(path()),
-                headers(ownHeaders(request)),
-                body(request, model, false),
-                model);
+        postJson(path(), headers(ownHeaders(request)), body(request, model, false), model);
     return response(root, request, model);
   }
 
@@ -94,6 +107,20 @@ public abstract class HttpChatModel implements ChatModel {
   /** The JSON body this client would send for {@code request} (for tests and debugging). */
   public ObjectNode body(ChatRequest request, boolean stream) {
     return body(request, modelFor(request), stream);
+  }
+
+  /** The API key, or null when the endpoint needs none. */
+  protected String apiKey() {
+    return setup.apiKey();
+  }
+
+  /**
+   * Posts a non-streaming JSON request to {@code path} under the base URL through the shared
+   * transport (retries, error mapping, key redaction) and returns the reply body.
+   */
+  protected JsonNode postJson(
+      String path, Map<String, String> headers, JsonNode body, String model) {
+    return setup.transport().postJson(setup.endpoint(path), headers, body, model);
   }
 
   /** {@code Authorization: Bearer <key>} when there is a key (the OpenAI-style APIs). */

@@ -51,7 +51,7 @@ import java.util.function.Supplier;
  * to the caller. Earlier attempts' failures are attached as suppressed exceptions to the one
  * thrown. Thread-safe (immutable; the HttpClient is thread-safe).
  */
-public final class HttpTransport {
+final class HttpTransport {
   /** Longest error body read. */
   private static final int MAX_ERROR_BODY = 64 * 1024;
 

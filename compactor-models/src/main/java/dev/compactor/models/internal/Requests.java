@@ -10,6 +10,7 @@ import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.InputFingerprints;
 import dev.compactor.core.model.ProviderCompaction;
+import dev.compactor.core.model.RequestExtension;
 import dev.compactor.core.model.ToolSpec;
 import dev.compactor.core.tokens.ContextMeter;
 import dev.compactor.wire.json.Json;
@@ -63,6 +64,28 @@ public final class Requests {
                 + RESERVED_OPTIONS.stream().sorted().toList());
       }
       body.set(e.getKey(), Json.tree(e.getValue()));
+    }
+  }
+
+  /**
+   * Rejects a request carrying an extension the client does not honour.
+   *
+   * @param client the client's {@code provider/model} and API, for the message
+   * @param honoured the extension classes the client sends
+   * @throws IllegalArgumentException naming the first extension that is not honoured
+   */
+  public static void onlyExtensions(
+      ChatRequest request, String client, Set<Class<? extends RequestExtension>> honoured) {
+    for (Class<? extends RequestExtension> type : request.extensions().keySet()) {
+      if (!honoured.contains(type)) {
+        throw new IllegalArgumentException(
+            "request extension "
+                + type.getSimpleName()
+                + " is not honoured by "
+                + client
+                + "; it honours "
+                + honoured.stream().map(Class::getSimpleName).sorted().toList());
+      }
     }
   }
 

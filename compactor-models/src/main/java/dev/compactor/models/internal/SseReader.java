@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * terminating blank line never arrived (the stream was cut) is discarded, as the format specifies.
  * Not thread-safe.
  */
-public final class SseReader {
+final class SseReader {
   private final BufferedReader in;
 
   public SseReader(InputStream stream) {

@@ -32,7 +32,7 @@ import java.util.Objects;
  * ModelException e = new OpenAiErrorMapper("vllm", List.of()).fromHttp(400, body, null, "m", null);
  * }</pre>
  */
-public final class OpenAiErrorMapper implements ErrorMapper {
+final class OpenAiErrorMapper implements ErrorMapper {
   private final String provider;
   private final Redactor redactor;
 

@@ -9,17 +9,20 @@ import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.StreamListener;
+import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
-import dev.compactor.models.internal.ClientSetup;
+import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
+import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.StreamSession;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.usage.Usages;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A client of the OpenAI Responses API ({@code POST {base}/responses}), stateless: every request
@@ -30,8 +33,9 @@ import java.util.Map;
  * become {@code {"role","content"}} items; an assistant message becomes its compaction items
  * (carried from an earlier response, see {@link ProviderCompaction}), an assistant text item and
  * one {@code function_call} item per tool call; a tool result becomes {@code function_call_output}.
- * Reasoning items are not sent back. {@code compactThreshold} is sent as {@code context_management:
- * [{"type":"compaction","compact_threshold":N}]}.
+ * Reasoning items are not sent back. A {@link ResponsesCompaction} extension is sent as {@code
+ * context_management: [{"type":"compaction","compact_threshold":N}]}; any other extension is
+ * rejected.
  *
  * <p><b>Output.</b> Message text, {@code function_call}s as tool calls, {@code reasoning} summaries
  * as reasoning blocks (the {@code encrypted_content}, when requested, as signature), {@code
@@ -48,7 +52,8 @@ import java.util.Map;
  *
  * <pre>{@code
  * var model = new OpenAiResponsesModel(ModelProvider.OPENAI, "gpt-5", ChatModelOptions.defaults());
- * ChatResponse r = model.chat(ChatRequest.builder().messages(history).compactThreshold(200_000).build());
+ * ChatResponse r = model.chat(ChatRequest.builder().messages(history)
+ *     .extension(new ResponsesCompaction(200_000)).build());
  * history.add(r.message()); // carries any compaction item into the next request
  * }</pre>
  */
@@ -64,8 +69,10 @@ public final class OpenAiResponsesModel extends HttpChatModel {
    */
   public OpenAiResponsesModel(ModelProvider provider, String model, ChatModelOptions options) {
     super(
-        ClientSetup.resolve(
-            notAnthropic(provider, "the Responses API"), model, options, OpenAiErrorMapper::new),
+        notAnthropic(provider, "the Responses API"),
+        model,
+        options,
+        OpenAiErrorMapper::new,
         ModelApi.RESPONSES);
   }
 
@@ -95,16 +102,9 @@ public final class OpenAiResponsesModel extends HttpChatModel {
    */
   public CompactedContext compact(ChatRequest request) {
     String model = modelFor(request);
-    if (request.anthropicContextManagement() != null) {
-      throw new IllegalArgumentException(
-          "Anthropic context management needs the Anthropic Messages API, not responses");
-    }
+    checkExtensions(request, model);
     ObjectNode body = ResponsesWire.compactRequest(request, model);
-    JsonNode root =
-        setup
-            .transport()
-            .postJson(
-                setup.endpoint("/responses/compact"), headers(bearerAuthorization()), body, model);
+    JsonNode root = postJson("/responses/compact", headers(bearerAuthorization()), body, model);
     if (root.path("error").isObject()) {
       throw mapper().fromStreamEvent(Json.write(root.get("error")), model, null);
     }
@@ -121,11 +121,17 @@ public final class OpenAiResponsesModel extends HttpChatModel {
 
   @Override
   protected ObjectNode body(ChatRequest request, String model, boolean stream) {
-    if (request.anthropicContextManagement() != null) {
+    checkExtensions(request, model);
+    return ResponsesWire.request(request, model, stream);
+  }
+
+  private void checkExtensions(ChatRequest request, String model) {
+    if (request.extension(AnthropicContextManagement.class).isPresent()) {
       throw new IllegalArgumentException(
           "Anthropic context management needs the Anthropic Messages API, not responses");
     }
-    return ResponsesWire.request(request, model, stream);
+    Requests.onlyExtensions(
+        request, provider() + "/" + model + " (responses)", Set.of(ResponsesCompaction.class));
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.FinishReason;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.ToolSpec;
+import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.internal.ErrorClassifier;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.MessageAssembler;
@@ -56,12 +57,13 @@ final class ResponsesWire {
     if (req.temperature() != null) {
       body.put("temperature", req.temperature());
     }
-    if (req.compactThreshold() != null) {
-      body.putArray("context_management")
-          .addObject()
-          .put("type", "compaction")
-          .put("compact_threshold", req.compactThreshold());
-    }
+    req.extension(ResponsesCompaction.class)
+        .ifPresent(
+            c ->
+                body.putArray("context_management")
+                    .addObject()
+                    .put("type", "compaction")
+                    .put("compact_threshold", c.compactThreshold()));
     if (stream) {
       body.put("stream", true);
     }

@@ -13,12 +13,6 @@ import dev.compactor.core.message.ReasoningBlock;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
-import dev.compactor.core.model.AnthropicContextManagement;
-import dev.compactor.core.model.AnthropicContextManagement.ClearThinking;
-import dev.compactor.core.model.AnthropicContextManagement.ClearToolUses;
-import dev.compactor.core.model.AnthropicContextManagement.Compact;
-import dev.compactor.core.model.AnthropicContextManagement.Trigger;
-import dev.compactor.core.model.AnthropicContextManagement.TriggerUnit;
 import dev.compactor.core.model.AppliedEdit;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
@@ -30,6 +24,13 @@ import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
+import dev.compactor.models.AnthropicContextManagement;
+import dev.compactor.models.AnthropicContextManagement.ClearThinking;
+import dev.compactor.models.AnthropicContextManagement.ClearToolUses;
+import dev.compactor.models.AnthropicContextManagement.Compact;
+import dev.compactor.models.AnthropicContextManagement.Trigger;
+import dev.compactor.models.AnthropicContextManagement.TriggerUnit;
+import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.testing.Conversations;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
@@ -85,7 +86,7 @@ class AnthropicMessagesModelTest {
         .messages(weatherWithCompaction())
         .tools(List.of(Conversations.WEATHER, Conversations.TIME))
         .temperature(0.2)
-        .anthropicContextManagement(
+        .extension(
             AnthropicContextManagement.of(
                 new ClearToolUses(
                     new Trigger(TriggerUnit.INPUT_TOKENS, 30_000),
@@ -382,10 +383,10 @@ class AnthropicMessagesModelTest {
                     .chat(
                         ChatRequest.builder()
                             .messages(List.of(Message.user("q")))
-                            .compactThreshold(100_000)
+                            .extension(new ResponsesCompaction(100_000))
                             .build()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("use anthropicContextManagement");
+        .hasMessageContaining("use AnthropicContextManagement");
     assertThatThrownBy(
             () ->
                 client()

@@ -12,7 +12,6 @@ import dev.compactor.core.message.Digests;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
-import dev.compactor.core.model.AnthropicContextManagement;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.CompactionItem;
@@ -25,7 +24,9 @@ import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.core.model.ToolSpec;
 import dev.compactor.core.tokens.ContextMeter;
 import dev.compactor.core.tokens.TokenCounters;
+import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ModelProvider;
+import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.testing.Conversations;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
@@ -268,7 +269,12 @@ class OpenAiChatCompletionsModelTest {
     OpenAiChatCompletionsModel model = client(ModelProvider.OPENAI, "gpt-4o");
     List<Message> hi = List.of(Message.user("hi"));
     assertThatThrownBy(
-            () -> model.chat(ChatRequest.builder().messages(hi).compactThreshold(5000).build()))
+            () ->
+                model.chat(
+                    ChatRequest.builder()
+                        .messages(hi)
+                        .extension(new ResponsesCompaction(5000))
+                        .build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("compactThreshold needs the OpenAI Responses API");
     assertThatThrownBy(
@@ -276,7 +282,7 @@ class OpenAiChatCompletionsModelTest {
                 model.chat(
                     ChatRequest.builder()
                         .messages(hi)
-                        .anthropicContextManagement(
+                        .extension(
                             AnthropicContextManagement.of(
                                 AnthropicContextManagement.Compact.defaults()))
                         .build()))

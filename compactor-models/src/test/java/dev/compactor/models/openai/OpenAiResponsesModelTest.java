@@ -23,6 +23,7 @@ import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.ModelProvider;
+import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.testing.Conversations;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
@@ -74,7 +75,7 @@ class OpenAiResponsesModelTest {
         .tools(List.of(Conversations.WEATHER, Conversations.TIME))
         .maxOutputTokens(512)
         .temperature(0.2)
-        .compactThreshold(200_000)
+        .extension(new ResponsesCompaction(200_000))
         .option("store", false)
         .build();
   }

@@ -1,0 +1,236 @@
+package dev.compactor.springai;
+
+import dev.compactor.core.Compactor;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.view.Conversation;
+import dev.compactor.core.view.View;
+import dev.compactor.log.store.StoredConversation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.messages.SystemMessage;
+
+/**
+ * A Spring AI {@link ChatMemory} that compacts instead of evicting, and keeps tool calls and tool
+ * results: every message of a conversation goes to a lossless master log; {@link #get} returns the
+ * active view, kept within the budget by Compactor's default policy (batched masking of old tool
+ * output, trim toward 70 %, then a checkpoint summary), never separating a call from its result.
+ * The latest system message of a conversation is kept beside the log and returned first.
+ *
+ * <p>With {@link Builder#directory} each conversation lives in a conversation directory below it
+ * (the format of {@code compactor inspect}), so a restarted service continues; otherwise in this
+ * process. Thread-safe: calls on one conversation are serialized, conversations are independent.
+ *
+ * <pre>{@code
+ * ChatMemory memory = CompactingChatMemory.builder()
+ *     .compactor(Compactor.forModel("openai/gpt-4o").budget("0.5").reminder(false).build())
+ *     .build();
+ * ChatClient chat = ChatClient.builder(model)
+ *     .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
+ *     .build();
+ * }</pre>
+ */
+public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
+  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+  private final Function<String, Compactor> compactors;
+  private final Path directory;
+  private final Map<String, State> conversations = new ConcurrentHashMap<>();
+
+  private CompactingChatMemory(Builder b) {
+    this.compactors = b.compactors;
+    this.directory = b.directory;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** One conversation: its session, its system message, its lock. */
+  private static final class State {
+    final Compactor.Session session;
+    final AutoCloseable resource;
+    SystemMessage system;
+
+    State(Compactor.Session session, AutoCloseable resource) {
+      this.session = session;
+      this.resource = resource;
+    }
+  }
+
+  private State state(String conversationId) {
+    Objects.requireNonNull(conversationId, "conversationId");
+    return conversations.computeIfAbsent(conversationId, this::open);
+  }
+
+  private State open(String id) {
+    Compactor c = compactors.apply(id);
+    if (directory == null) {
+      return new State(c.session(), null);
+    }
+    StoredConversation stored = StoredConversation.open(directory.resolve(directoryName(id)));
+    return new State(c.session(stored), stored);
+  }
+
+  @Override
+  public void add(
+      String conversationId, List<org.springframework.ai.chat.messages.Message> messages) {
+    Objects.requireNonNull(messages, "messages");
+    State s = state(conversationId);
+    List<org.springframework.ai.chat.messages.Message> rest = new ArrayList<>();
+    SystemMessage system = null;
+    for (org.springframework.ai.chat.messages.Message m : messages) {
+      if (m instanceof SystemMessage sm) {
+        system = sm;
+      } else {
+        rest.add(m);
+      }
+    }
+    List<Message> converted =
+        SpringAiMessages.toCompactor(rest); // refuses before anything is added
+    synchronized (s) {
+      if (system != null) {
+        s.system = system;
+      }
+      converted.forEach(s.session::append);
+      if (!converted.isEmpty()) {
+        s.session.afterTurn();
+      }
+    }
+  }
+
+  @Override
+  public List<org.springframework.ai.chat.messages.Message> get(String conversationId) {
+    State s = state(conversationId);
+    synchronized (s) {
+      List<org.springframework.ai.chat.messages.Message> out = new ArrayList<>();
+      if (s.system != null) {
+        out.add(s.system);
+      }
+      out.addAll(SpringAiMessages.toSpringAi(s.session.messages()));
+      return out;
+    }
+  }
+
+  /** Empties the conversation's view; its log keeps every message, recoverable. */
+  @Override
+  public void clear(String conversationId) {
+    State s = state(conversationId);
+    synchronized (s) {
+      Conversation c = s.session.conversation();
+      c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
+      s.system = null;
+    }
+  }
+
+  /** Every message ever added to the conversation (but system messages), oldest first. */
+  public List<org.springframework.ai.chat.messages.Message> history(String conversationId) {
+    State s = state(conversationId);
+    synchronized (s) {
+      return SpringAiMessages.toSpringAi(
+          s.session.conversation().master().messages().stream().filter(m -> !m.uiOnly()).toList());
+    }
+  }
+
+  /** The conversation's session: its log, views and journal. */
+  public Compactor.Session session(String conversationId) {
+    return state(conversationId).session;
+  }
+
+  /** The ids of the conversations this memory holds (in this process or in its directory). */
+  public List<String> conversationIds() {
+    List<String> ids = new ArrayList<>(conversations.keySet());
+    if (directory != null && Files.isDirectory(directory)) {
+      try (Stream<Path> dirs = Files.list(directory)) {
+        dirs.filter(Files::isDirectory)
+            .map(p -> idOf(p.getFileName().toString()))
+            .filter(id -> id != null && !ids.contains(id))
+            .forEach(ids::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException("listing conversations in " + directory, e);
+      }
+    }
+    return ids;
+  }
+
+  /** Closes every conversation's directory. */
+  @Override
+  public void close() {
+    for (State s : conversations.values()) {
+      if (s.resource != null) {
+        try {
+          s.resource.close();
+        } catch (Exception e) {
+          throw new IllegalStateException("closing a conversation", e);
+        }
+      }
+    }
+    conversations.clear();
+  }
+
+  /** A conversation id's directory name: the id when plain, else {@code id-} and its hex bytes. */
+  static String directoryName(String id) {
+    if (PLAIN.matcher(id).matches() && !id.startsWith(".") && !id.startsWith("id-")) {
+      return id;
+    }
+    return "id-" + HexFormat.of().formatHex(id.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String idOf(String name) {
+    if (name.startsWith("id-")) {
+      try {
+        return new String(HexFormat.of().parseHex(name.substring(3)), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        return null;
+      }
+    }
+    return name.startsWith(".") ? null : name;
+  }
+
+  /** Builder of {@link CompactingChatMemory}. */
+  public static final class Builder {
+    private Function<String, Compactor> compactors;
+    private Path directory;
+
+    private Builder() {}
+
+    /** One compactor for every conversation. */
+    public Builder compactor(Compactor compactor) {
+      Objects.requireNonNull(compactor, "compactor");
+      this.compactors = id -> compactor;
+      return this;
+    }
+
+    /** A compactor per conversation id. */
+    public Builder compactor(Function<String, Compactor> compactorForId) {
+      this.compactors = Objects.requireNonNull(compactorForId, "compactorForId");
+      return this;
+    }
+
+    /** Keep each conversation in a directory below this one. */
+    public Builder directory(Path directory) {
+      this.directory = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    public CompactingChatMemory build() {
+      if (compactors == null) {
+        throw new IllegalStateException(
+            "a compacting memory needs .compactor(Compactor.forModel(\"openai/gpt-4o\").build())");
+      }
+      return new CompactingChatMemory(this);
+    }
+  }
+}

@@ -1,2 +1,0 @@
-/** How the text parts of a message become its content. */
-package dev.compactor.wire.text;
