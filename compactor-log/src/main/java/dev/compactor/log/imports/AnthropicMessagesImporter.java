@@ -67,7 +67,12 @@ final class AnthropicMessagesImporter extends JsonDocumentImporter {
     List<String> problems = new ArrayList<>();
     AnthropicMessages.Decoded decoded = AnthropicMessages.decode(root);
     List<Message> out = decoded.messages();
-    List<String> skipped = decoded.skipped();
+    List<String> skipped =
+        OpenAiMessages.located(
+            decoded.skipped(),
+            "messages",
+            source,
+            root.isArray() ? List.of() : List.of("messages"));
     Assembly.addCapped(problems, skipped, "messages skipped");
     Map<String, Object> metadata =
         root.isObject() ? Json.rest(root, Set.of("messages", "system")) : Map.of();

@@ -49,7 +49,9 @@ final class MiniSweAgentImporter extends JsonDocumentImporter {
     requireChatArray(source, root.get("messages"), "messages");
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    List<Message> messages = OpenAiMessages.map(root.get("messages"), "messages", notes, problems);
+    List<Message> messages =
+        OpenAiMessages.map(
+            root.get("messages"), "messages", notes, problems, source, List.of("messages"));
     Map<String, Object> metadata = Json.rest(root, Set.of("messages"));
     String id = Json.text(root, "instance_id");
     String name = id != null && !id.isBlank() ? id : source.baseName();

@@ -42,7 +42,14 @@ final class OpenAiChatImporter extends JsonDocumentImporter {
     requireChatArray(source, messages, JsonFormats.messageListName(root));
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    List<Message> list = OpenAiMessages.map(messages, "messages", notes, problems);
+    List<Message> list =
+        OpenAiMessages.map(
+            messages,
+            "messages",
+            notes,
+            problems,
+            source,
+            root.isArray() ? List.of() : List.of("messages"));
     Map<String, Object> metadata = root.isObject() ? Json.rest(root, Set.of("messages")) : Map.of();
     return List.of(
         Assembly.conversation(source.baseName(), list, metadata, notes, problems, m -> true));

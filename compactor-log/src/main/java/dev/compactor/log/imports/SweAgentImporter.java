@@ -45,7 +45,9 @@ final class SweAgentImporter extends JsonDocumentImporter {
     requireChatArray(source, root.get("history"), "history");
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    List<Message> messages = OpenAiMessages.map(root.get("history"), "history", notes, problems);
+    List<Message> messages =
+        OpenAiMessages.map(
+            root.get("history"), "history", notes, problems, source, List.of("history"));
     Map<String, Object> metadata = Json.rest(root, Set.of("history", "trajectory"));
     JsonNode steps = root.get("trajectory");
     if (steps != null && steps.isArray()) {

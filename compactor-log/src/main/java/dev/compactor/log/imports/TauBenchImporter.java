@@ -55,7 +55,8 @@ final class TauBenchImporter extends JsonDocumentImporter {
         notes.add("a second run with the name " + name + " (entry " + i + ") was renamed #" + n);
         name = name + "#" + n;
       }
-      List<Message> messages = OpenAiMessages.map(run.get("traj"), "traj", notes, problems);
+      List<Message> messages =
+          OpenAiMessages.map(run.get("traj"), "traj", notes, problems, source, List.of(i, "traj"));
       Map<String, Object> metadata = Json.rest(run, Set.of("traj"));
       out.add(Assembly.conversation(name, messages, metadata, notes, problems, m -> true));
     }

@@ -43,6 +43,15 @@ final class JsonlMasterLog implements MasterLog {
    * @throws LogIOException when the file cannot be read or opened
    */
   static JsonlMasterLog open(Path path, MessageCodec codec) {
+    return open(path, codec, null);
+  }
+
+  /**
+   * Like {@link #open(Path, MessageCodec)}; with {@code readOnlyProblems} not null, the file is
+   * opened for reading only: nothing is created or repaired, and a torn or unterminated last line
+   * is described in {@code readOnlyProblems} instead.
+   */
+  static JsonlMasterLog open(Path path, MessageCodec codec, List<String> readOnlyProblems) {
     JsonlFile.Scan<Message> scan = JsonlFile.scan(path, codec::readLine);
     Map<MessageId, Long> firstLine = new HashMap<>();
     for (JsonlFile.Line<Message> line : scan.lines()) {
@@ -56,7 +65,14 @@ final class JsonlMasterLog implements MasterLog {
             null);
       }
     }
-    JsonlMasterLog log = new JsonlMasterLog(codec, JsonlFile.openForAppend(path, scan));
+    JsonlFile file;
+    if (readOnlyProblems == null) {
+      file = JsonlFile.openForAppend(path, scan);
+    } else {
+      JsonlFile.describeTail(path, scan).ifPresent(readOnlyProblems::add);
+      file = JsonlFile.openForReading(path, scan);
+    }
+    JsonlMasterLog log = new JsonlMasterLog(codec, file);
     for (JsonlFile.Line<Message> line : scan.lines()) {
       log.add(line.value(), new MessageRange(line.value().id(), line.start(), line.end()));
       log.lineNumbers.add(line.number());
