@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       InspectCommand.class,
       CompactCommand.class,
       DemoCommand.class,
+      KeysCommand.class,
       ProvidersCommand.class,
       ReplayCommand.class,
       SampleCommand.class,

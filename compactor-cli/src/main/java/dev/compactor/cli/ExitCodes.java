@@ -40,6 +40,18 @@ final class ExitCodes {
             "" + CompactCommand.EXIT_OVER_BUDGET,
             "not within the budget: the view is valid but still over it; the reason and what"
                 + " would get further (--strategy, --context-budget) are printed"));
+    m.put("keys", codes("0", "help printed", "2", ERROR + "; or no such subcommand"));
+    m.put("keys create", codes("0", "created; the key is printed once", "2", ERROR));
+    m.put("keys list", codes("0", "listed", "2", ERROR + " (e.g. no database there)"));
+    m.put(
+        "keys revoke",
+        codes(
+            "0",
+            "revoked (or it already was)",
+            "" + KeysCommand.EXIT_NO_SUCH_KEY,
+            "no key has that prefix",
+            "2",
+            ERROR));
     m.put("providers", codes("0", "listed", "2", ERROR + " (a plugin path entry or a plugin)"));
     m.put("replay", codes("0", "replayed and reported", "2", ERROR));
     m.put("sample", codes("0", "written", "2", ERROR));

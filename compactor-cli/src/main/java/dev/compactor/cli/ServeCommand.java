@@ -8,12 +8,12 @@ import dev.compactor.server.CompactorServer;
 import dev.compactor.server.ServerMetrics;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
-import dev.compactor.server.Upstream;
 import dev.compactor.server.UpstreamModels;
 import dev.compactor.server.proxy.ProxyStore;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,24 +44,37 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--host",
       paramLabel = "ADDR",
-      description = "The address to bind (default ${DEFAULT-VALUE}).",
-      defaultValue = ServerSettings.DEFAULT_HOST)
+      description =
+          "The address to bind (else $COMPACTOR_HOST, else [server] host, else "
+              + ServerSettings.DEFAULT_HOST
+              + ").")
   String host;
 
   @Option(
       names = "--port",
       paramLabel = "N",
-      description = "The port (default ${DEFAULT-VALUE}; 0 picks a free one).",
-      defaultValue = "" + ServerSettings.DEFAULT_PORT)
-  int port;
+      description =
+          "The port; 0 picks a free one (else $COMPACTOR_PORT, else [server] port, else "
+              + ServerSettings.DEFAULT_PORT
+              + ").")
+  String port;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "A configuration file to read instead of ./compactor.toml (the user's"
+              + " ~/.config/compactor/config.toml is read too, under it).")
+  Path config;
 
   @Option(
       names = "--db",
       paramLabel = "URL",
       description = {
-        "The store: a SQLite file path or sqlite:PATH (default $XDG_DATA_HOME/compactor/chats.db,"
-            + " else ~/.local/share/compactor/chats.db), or a PostgreSQL URL"
-            + " (postgresql://user@host/db) for several instances on one database."
+        "The store: a SQLite file path or sqlite:PATH, or a PostgreSQL URL"
+            + " (postgresql://user@host/db) for several instances on one database (else"
+            + " $COMPACTOR_DB, else [server] db, else $XDG_DATA_HOME/compactor/chats.db or"
+            + " ~/.local/share/compactor/chats.db)."
       })
   String db;
 
@@ -71,44 +84,49 @@ final class ServeCommand implements Callable<Integer> {
       description = {
         "A named model provider (repeatable): models NAME/… go to URL. openai and anthropic speak"
             + " their APIs (default: the public endpoints, keys from OPENAI_API_KEY /"
-            + " ANTHROPIC_API_KEY); any other name is an OpenAI-compatible server.",
+            + " ANTHROPIC_API_KEY); any other name is an OpenAI-compatible server. Also"
+            + " [upstreams.NAME] base_url and api_key_env in the configuration files.",
       })
   List<String> upstreams = new ArrayList<>();
 
   @Option(
       names = "--max-body",
       paramLabel = "BYTES",
-      description = "Largest request body accepted (default ${DEFAULT-VALUE}); larger is 413.",
-      defaultValue = "" + ServerSettings.DEFAULT_MAX_BODY_BYTES)
-  long maxBody;
+      description =
+          "Largest request body accepted; larger is 413 (else [server] max_body_bytes, else "
+              + ServerSettings.DEFAULT_MAX_BODY_BYTES
+              + ").")
+  String maxBody;
 
   @Option(names = "--timeout", paramLabel = "T", description = Timeouts.DESCRIPTION)
   String timeout;
 
   @Option(
       names = "--log-content",
-      description = "Put request bodies (message content) in the request log; for debugging only.")
+      description =
+          "Put request bodies (message content) in the request log; for debugging only (also"
+              + " [server] log_content = true).")
   boolean logContent;
 
   @Override
   public Integer call() throws InterruptedException {
-    ServerSettings settings = settings();
     Map<String, String> env = CompactorCommand.envOf(parent);
-    ChatModelOptions options =
-        ChatModelOptions.builder().timeout(Timeouts.parse(timeout, "--timeout")).build();
+    ServeSettings resolved = ServeSettings.resolve(this, env);
+    ServerSettings settings = resolved.server();
+    ChatModelOptions options = ChatModelOptions.builder().timeout(resolved.timeout()).build();
     PrintWriter err = spec.commandLine().getErr();
-    ChatStore store = ChatStores.open(where(env));
+    ChatStore store = ChatStores.open(resolved.db());
     ProxyStore proxyStore;
     try {
       // after the chat store: on a fresh database its migrations must run first (see ProxyStore)
-      proxyStore = ProxyStore.open(where(env));
+      proxyStore = ProxyStore.open(resolved.db());
     } catch (RuntimeException e) {
       store.close();
       throw e;
     }
     CompactorServer server;
     try {
-      Tenants tenants = Tenants.localMode();
+      Tenants tenants = Tenants.of(store.keys());
       ServerMetrics metrics = new ServerMetrics();
       ChatTaskService service =
           ChatTaskService.builder(store)
@@ -139,54 +157,46 @@ final class ServeCommand implements Callable<Integer> {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     CompactorServer running = server;
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  err.println(
-                      "compactor serve: stopping: no new connections; in-flight calls get up to "
-                          + settings.shutdownGrace().toSeconds()
-                          + " s");
-                  err.flush();
-                  try {
-                    running.close();
-                  } finally {
-                    proxyStore.close();
-                    store.close();
-                    err.println("compactor serve: stopped");
-                    err.flush();
-                    stopped.countDown();
-                  }
-                },
-                "compactor-serve-shutdown"));
-    stopped.await();
-    return 0;
-  }
-
-  private ServerSettings settings() {
-    ServerSettings.Builder b = ServerSettings.builder().host(host).port(port);
-    try {
-      b.maxBodyBytes(maxBody).logContent(logContent);
-      for (String u : upstreams) {
-        b.upstream(upstream(u));
+    java.util.concurrent.atomic.AtomicBoolean stopping =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable stop =
+        () -> {
+          if (!stopping.compareAndSet(false, true)) {
+            return;
+          }
+          err.println(
+              "compactor serve: stopping: no new connections; in-flight calls get up to "
+                  + settings.shutdownGrace().toSeconds()
+                  + " s");
+          err.flush();
+          try {
+            running.close();
+          } finally {
+            proxyStore.close();
+            store.close();
+            err.println("compactor serve: stopped");
+            err.flush();
+            stopped.countDown();
+          }
+        };
+    // SIGTERM and Ctrl-C stop the server gracefully and the command returns 0; any other way the
+    // JVM exits still runs the same stop as a shutdown hook.
+    for (String signal : new String[] {"TERM", "INT"}) {
+      try {
+        sun.misc.Signal.handle(
+            new sun.misc.Signal(signal), sig -> new Thread(stop, "compactor-serve-stop").start());
+      } catch (IllegalArgumentException | UnsupportedOperationException e) {
+        // the platform does not let us handle it: the shutdown hook covers it
       }
-      return b.build();
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-  }
-
-  private Upstream upstream(String spec) {
+    Thread hook = new Thread(stop, "compactor-serve-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    stopped.await();
     try {
-      return Upstream.parse(spec);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--upstream " + e.getMessage());
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // already shutting down
     }
-  }
-
-  private String where(Map<String, String> env) {
-    return db != null
-        ? db
-        : ChatStores.defaultSqliteFile(env, System.getProperty("user.home")).toString();
+    return 0;
   }
 }

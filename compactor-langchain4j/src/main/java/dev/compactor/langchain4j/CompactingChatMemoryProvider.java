@@ -1,15 +1,13 @@
 package dev.compactor.langchain4j;
 
 import dev.compactor.core.Compactor;
+import dev.compactor.log.store.ConversationNames;
 import dev.langchain4j.memory.chat.ChatMemoryProvider;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * One {@link CompactingChatMemory} per memory id, for {@code
@@ -27,8 +25,6 @@ import java.util.regex.Pattern;
  * Thread-safe.
  */
 public final class CompactingChatMemoryProvider implements ChatMemoryProvider, AutoCloseable {
-  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-
   private final Function<Object, Compactor> compactors;
   private final Path directory;
   private final Map<Object, CompactingChatMemory> memories = new ConcurrentHashMap<>();
@@ -57,19 +53,9 @@ public final class CompactingChatMemoryProvider implements ChatMemoryProvider, A
     return b.build();
   }
 
-  /**
-   * The directory name of a memory id: the id itself when it is plain ({@code [A-Za-z0-9._-]}, at
-   * most 100 characters, not starting with a dot), else {@code id-} and its UTF-8 bytes in hex
-   * (never a path outside the directory, whatever the id holds).
-   */
+  /** The directory name of a memory id (see {@link ConversationNames#of}). */
   static String directoryName(Object memoryId) {
-    String s = String.valueOf(memoryId);
-    if (PLAIN.matcher(s).matches() && !s.startsWith(".")) {
-      return s;
-    }
-    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-    String hex = HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 100));
-    return "id-" + hex + (bytes.length > 100 ? "-" + Integer.toHexString(s.hashCode()) : "");
+    return ConversationNames.of(String.valueOf(memoryId));
   }
 
   /** Closes every memory's conversation. */

@@ -2,6 +2,7 @@ package dev.compactor.langchain4j;
 
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
+import dev.compactor.core.message.ReasoningBlock;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -32,6 +33,9 @@ import java.util.Objects;
 public final class LangChain4jMessages {
   private LangChain4jMessages() {}
 
+  /** The reasoning block type of an AI message's {@code thinking}. */
+  public static final String THINKING = "thinking";
+
   /** Metadata key holding the LangChain4j JSON of the message a Compactor message came from. */
   public static final String ORIGINAL = "langchain4j";
 
@@ -50,6 +54,9 @@ public final class LangChain4jMessages {
       b = Message.builder(Role.USER).content(text(u));
     } else if (m instanceof AiMessage a) {
       b = Message.builder(Role.ASSISTANT).content(a.text() == null ? "" : a.text());
+      if (a.thinking() != null && !a.thinking().isEmpty()) {
+        b.reasoning(List.of(new ReasoningBlock(THINKING, a.thinking(), null)));
+      }
       if (a.hasToolExecutionRequests()) {
         List<ToolCall> calls = new ArrayList<>();
         for (ToolExecutionRequest r : a.toolExecutionRequests()) {
@@ -88,8 +95,12 @@ public final class LangChain4jMessages {
       case SYSTEM -> SystemMessage.from(m.content());
       case USER -> UserMessage.from(m.content());
       case ASSISTANT -> {
-        if (!m.hasToolCalls()) {
-          yield AiMessage.from(m.content());
+        AiMessage.Builder ab = AiMessage.builder();
+        if (!m.content().isEmpty() || !m.hasToolCalls()) {
+          ab.text(m.content());
+        }
+        if (!m.reasoning().isEmpty()) {
+          ab.thinking(String.join("\n", m.reasoning().stream().map(ReasoningBlock::text).toList()));
         }
         List<ToolExecutionRequest> requests = new ArrayList<>();
         for (ToolCall c : m.toolCalls()) {
@@ -100,9 +111,10 @@ public final class LangChain4jMessages {
                   .arguments(c.arguments())
                   .build());
         }
-        yield m.content().isEmpty()
-            ? AiMessage.from(requests)
-            : AiMessage.from(m.content(), requests);
+        if (!requests.isEmpty()) {
+          ab.toolExecutionRequests(requests);
+        }
+        yield ab.build();
       }
       case TOOL -> ToolExecutionResultMessage.from(m.toolCallId(), toolName(json), m.content());
     };

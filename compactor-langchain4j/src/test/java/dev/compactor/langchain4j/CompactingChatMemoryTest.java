@@ -55,9 +55,13 @@ class CompactingChatMemoryTest {
             named,
             call("c1"),
             ToolExecutionResultMessage.from("c1", "read", "file text"),
-            AiMessage.from("done"));
+            AiMessage.builder().text("done").thinking("the file says so").build());
     given.forEach(m::add);
     assertThat(m.messages()).containsExactlyElementsOf(given);
+    // thinking is a reasoning block Compactor never rewrites
+    assertThat(m.session().messages().get(3).reasoning()).hasSize(1);
+    Message rebuilt = m.session().messages().get(3).withContent("done");
+    assertThat(LangChain4jMessages.toLangChain4j(rebuilt)).isEqualTo(given.get(3));
   }
 
   @Test

@@ -4,12 +4,17 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.chat.ChatTaskRequest;
 import dev.compactor.chat.ChatTaskService;
-import dev.compactor.chat.ChatTaskService.ChatView;
 import dev.compactor.chat.base.ChatKey;
 import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.json.ChatTaskJson;
+import dev.compactor.chat.settings.StickySettings;
+import dev.compactor.chat.store.ArchivedMessage;
+import dev.compactor.chat.store.ChatOverview;
+import dev.compactor.chat.store.ChatPage;
+import dev.compactor.chat.store.ChatRecord;
+import dev.compactor.chat.store.MessageEntry;
+import dev.compactor.chat.store.MessagePage;
 import dev.compactor.chat.store.SummaryRecord;
-import dev.compactor.core.message.Message;
 import dev.compactor.wire.json.Utf8;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -17,7 +22,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
-import java.util.List;
 
 /** The chat-task routes under {@code /v1/chats}, each scoped to the caller's tenant. */
 final class ChatRoutes {
@@ -40,8 +44,10 @@ final class ChatRoutes {
   }
 
   void register(RoutesConfig routes) {
+    routes.get("/v1/chats", this::list);
     routes.post(CHAT + "/calls", this::call);
     routes.get(CHAT, this::show);
+    routes.delete(CHAT, this::delete);
     routes.get(CHAT + "/messages", this::messages);
     routes.get(CHAT + "/summaries", this::summaries);
     routes.post(CHAT + "/summarize", this::summarize);
@@ -75,33 +81,103 @@ final class ChatRoutes {
     }
   }
 
+  private void list(Context ctx) {
+    int limit = intParam(ctx, "limit", DEFAULT_PAGE, 1, MAX_PAGE);
+    String cursor = ctx.queryParam("cursor");
+    ChatPage page;
+    try {
+      page = service.store().listChats(Auth.tenant(ctx), cursor, limit);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.invalidRequest("query parameter cursor: " + e.getMessage());
+    }
+    ObjectNode o = ChatTaskJson.JSON.createObjectNode();
+    ArrayNode chats = o.putArray("chats");
+    for (ChatOverview c : page.chats()) {
+      chats.add(chat(c));
+    }
+    if (page.next() == null) {
+      o.putNull("next_cursor");
+    } else {
+      o.put("next_cursor", page.next());
+    }
+    Responses.json(ctx, 200, o);
+  }
+
   private void show(Context ctx) {
     ChatKey key = key(ctx);
-    ChatView v = service.show(key).orElseThrow(() -> missing(key));
-    ObjectNode o = ChatTaskJson.write(v);
-    o.remove("messages");
-    o.remove("summaries");
-    o.put("summary_count", v.summaries().size());
-    Responses.json(ctx, 200, o);
+    ChatOverview c = service.store().overview(key).orElseThrow(() -> missing(key));
+    Responses.json(ctx, 200, chat(c));
+  }
+
+  /** A chat as the API shows it: record, counters, settings as given and effective. */
+  private static ObjectNode chat(ChatOverview c) {
+    ChatRecord r = c.record();
+    ObjectNode o = ChatTaskJson.JSON.createObjectNode();
+    o.put("tenant", r.key().tenant());
+    o.put("chat_id", r.key().chatId());
+    o.put("model", r.model());
+    o.put("interactions", r.interactions());
+    if (r.lastContextTokens() == null) {
+      o.putNull("last_context_tokens");
+    } else {
+      o.put("last_context_tokens", r.lastContextTokens());
+    }
+    o.put("created_at", r.createdAt().toString());
+    o.put("updated_at", r.updatedAt().toString());
+    o.put("message_count", c.messageCount());
+    o.put("archived_message_count", c.archivedCount());
+    o.put("summary_count", c.summaryCount());
+    StickySettings settings = StickySettings.fromJson(r.settings());
+    ObjectNode so = o.putObject("settings");
+    so.set("given", settings.toNode());
+    so.set("effective", StickySettings.effectiveJson(settings.effective()));
+    return o;
+  }
+
+  private void delete(Context ctx) {
+    ChatKey key = key(ctx);
+    if (!service.store().delete(key)) {
+      throw missing(key);
+    }
+    ctx.status(204);
   }
 
   private void messages(Context ctx) {
     ChatKey key = key(ctx);
     int offset = intParam(ctx, "offset", 0, 0, Integer.MAX_VALUE);
     int limit = intParam(ctx, "limit", DEFAULT_PAGE, 1, MAX_PAGE);
-    ChatView v = service.show(key).orElseThrow(() -> missing(key));
-    List<Message> all = v.messages();
+    String include = ctx.queryParam("include");
+    if (include != null && !include.equals("archived")) {
+      throw ApiError.invalidRequest(
+          "query parameter include=\"" + include + "\": the only value is archived");
+    }
+    MessagePage p =
+        service
+            .store()
+            .messages(key, offset, limit, include != null)
+            .orElseThrow(() -> missing(key));
     ObjectNode o = ChatTaskJson.JSON.createObjectNode();
     o.put("chat_id", key.chatId());
-    o.put("total", all.size());
-    o.put("offset", offset);
+    o.put("total", p.total());
+    o.put("offset", p.offset());
     ArrayNode page = o.putArray("messages");
-    int end = (int) Math.min(all.size(), (long) offset + limit);
-    for (int i = Math.min(offset, all.size()); i < end; i++) {
-      page.add(ChatTaskJson.message(all.get(i)));
+    for (MessageEntry e : p.messages()) {
+      ObjectNode m = ChatTaskJson.message(e.message());
+      if (e.archived()) {
+        ArchivedMessage a = e.archive();
+        ObjectNode ao = m.putObject("archived");
+        ao.put("reason", a.reason().wireName());
+        if (a.summaryUuid() == null) {
+          ao.putNull("gpt_summary_uuid");
+        } else {
+          ao.put("gpt_summary_uuid", a.summaryUuid());
+        }
+        ao.put("archived_at", a.archivedAt().toString());
+      }
+      page.add(m);
     }
-    if (end < all.size()) {
-      o.put("next_offset", end);
+    if (p.hasNext()) {
+      o.put("next_offset", p.nextOffset());
     } else {
       o.putNull("next_offset");
     }
@@ -110,11 +186,13 @@ final class ChatRoutes {
 
   private void summaries(Context ctx) {
     ChatKey key = key(ctx);
-    ChatView v = service.show(key).orElseThrow(() -> missing(key));
+    if (service.store().overview(key).isEmpty()) {
+      throw missing(key);
+    }
     ObjectNode o = ChatTaskJson.JSON.createObjectNode();
     o.put("chat_id", key.chatId());
     ArrayNode list = o.putArray("summaries");
-    for (SummaryRecord s : v.summaries()) {
+    for (SummaryRecord s : service.store().summaries(key)) {
       list.add(ChatTaskJson.summary(s));
     }
     Responses.json(ctx, 200, o);

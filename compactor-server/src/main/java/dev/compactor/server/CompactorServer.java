@@ -208,6 +208,17 @@ public final class CompactorServer implements AutoCloseable {
                     if (isStoreFailure(e)) {
                       metrics.storeError(metricsRoute(self.get(), ctx));
                     }
+                    if (isPoolExhausted(e)) {
+                      ctx.header("Retry-After", "1");
+                      Responses.error(
+                          ctx,
+                          new ApiError(
+                              503,
+                              "store_busy",
+                              "every connection to the store is in use (each call in progress"
+                                  + " holds one); nothing of the call was stored, retry it"));
+                      return;
+                    }
                     Responses.error(
                         ctx,
                         new ApiError(
@@ -243,6 +254,16 @@ public final class CompactorServer implements AutoCloseable {
       e = p == null ? null : p.endpoint;
     }
     return e == null || e.path.isEmpty() || e.path.contains("*") ? "unmatched" : e.path;
+  }
+
+  /** The store's connection pool had no connection within its timeout. */
+  private static boolean isPoolExhausted(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.sql.SQLTransientConnectionException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isStoreFailure(Throwable e) {

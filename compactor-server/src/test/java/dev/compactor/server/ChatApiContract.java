@@ -38,7 +38,9 @@ abstract class ChatApiContract {
           "POST /v1/chats/{chat_id}/calls 409",
           "needs two processes on one SQLite file (the multi-process tests)",
           "POST /v1/chats/{chat_id}/summarize 409",
-          "needs two processes on one SQLite file (the multi-process tests)");
+          "needs two processes on one SQLite file (the multi-process tests)",
+          "POST /v1/chats/{chat_id}/calls 503",
+          "needs a one-connection PostgreSQL pool held by another call (StoreBusyTest)");
 
   static final OpenApiDoc DOC = OpenApiDoc.load();
   private static final Set<String> answered = new ConcurrentSkipListSet<>();
@@ -351,10 +353,93 @@ abstract class ChatApiContract {
       assertThat(a.status()).as(route + ": " + a.text()).isEqualTo(500);
       assertThat(a.code()).isEqualTo("internal_error");
     }
+    Answer list = f.get("/v1/chats", ACME);
+    assertThat(list.status()).as(list.text()).isEqualTo(500);
     Answer ready = f.get("/readyz", null);
     assertThat(ready.status()).as(ready.text()).isEqualTo(503);
     assertThat(ready.code()).isEqualTo("store_unavailable");
     assertThat(f.get("/healthz", null).status()).isEqualTo(200);
+  }
+
+  @Test
+  void chatsAreListedNewestFirstPagedAndOnlyTheCallersOwn() {
+    for (String c : new String[] {"l-1", "l-2", "l-3"}) {
+      assertThat(call(c, "hi").status()).isEqualTo(200);
+    }
+    f.post("/v1/chats/l-g/calls", ServerFixture.userCall("openai/gpt-5-mini", "hi"), GLOBEX);
+    Answer first = f.get("/v1/chats?limit=2", ACME);
+    assertThat(first.status()).as(first.text()).isEqualTo(200);
+    assertThat(first.json().path("chats")).hasSize(2);
+    assertThat(first.json().at("/chats/0/chat_id").asText()).isEqualTo("l-3");
+    assertThat(first.json().at("/chats/0/message_count").asInt()).isEqualTo(2);
+    assertThat(first.json().at("/chats/0/settings/effective").isObject()).isTrue();
+    String cursor = first.json().path("next_cursor").asText();
+    assertThat(cursor).isNotBlank();
+    Answer second =
+        f.get(
+            "/v1/chats?limit=2&cursor="
+                + java.net.URLEncoder.encode(cursor, java.nio.charset.StandardCharsets.UTF_8),
+            ACME);
+    assertThat(second.json().path("chats")).hasSize(1);
+    assertThat(second.json().at("/chats/0/chat_id").asText()).isEqualTo("l-1");
+    assertThat(second.json().path("next_cursor").isNull()).isTrue();
+    Answer globex = f.get("/v1/chats", GLOBEX);
+    assertThat(globex.json().path("chats")).hasSize(1);
+    assertThat(globex.json().at("/chats/0/chat_id").asText()).isEqualTo("l-g");
+    assertThat(f.get("/v1/chats?cursor=forged", ACME).status()).isEqualTo(400);
+    assertThat(f.get("/v1/chats?limit=5000", ACME).status()).isEqualTo(400);
+    assertThat(f.get("/v1/chats", null).status()).isEqualTo(401);
+  }
+
+  @Test
+  void deleteRemovesTheChatForItsTenantOnly() {
+    call("d-1", "hi");
+    assertThat(f.send("DELETE", "/v1/chats/d-1", null, GLOBEX).status()).isEqualTo(404);
+    assertThat(f.get("/v1/chats/d-1", ACME).status()).isEqualTo(200);
+    Answer gone = f.send("DELETE", "/v1/chats/d-1", null, ACME);
+    assertThat(gone.status()).as(gone.text()).isEqualTo(204);
+    assertThat(f.get("/v1/chats/d-1", ACME).status()).isEqualTo(404);
+    assertThat(f.get("/v1/chats/d-1/messages", ACME).status()).isEqualTo(404);
+    assertThat(f.send("DELETE", "/v1/chats/d-1", null, ACME).status()).isEqualTo(404);
+  }
+
+  @Test
+  void archivedMessagesAreListedWhereTheyStood() {
+    for (int i = 0; i < 8; i++) {
+      call("ar", "m" + i);
+    }
+    assertThat(f.post("/v1/chats/ar/summarize", null, ACME).status()).isEqualTo(200);
+    JsonNode history = f.get("/v1/chats/ar/messages?limit=1000", ACME).json();
+    JsonNode all = f.get("/v1/chats/ar/messages?limit=1000&include=archived", ACME).json();
+    assertThat(all.path("total").asInt()).isGreaterThan(history.path("total").asInt());
+    assertThat(all.at("/messages/0/content").asText()).isEqualTo("m0");
+    assertThat(all.at("/messages/0/archived/reason").asText()).isEqualTo("summarized");
+    assertThat(all.at("/messages/0/archived/gpt_summary_uuid").asText()).isNotBlank();
+    assertThat(history.at("/messages/0").has("archived")).isFalse();
+    assertThat(f.get("/v1/chats/ar/messages?include=everything", ACME).code())
+        .isEqualTo("invalid_request");
+  }
+
+  @Test
+  void aStalledClientHoldsNoChat() throws Exception {
+    assertThat(call("busy", "first").status()).isEqualTo(200);
+    // a client that sends its headers and part of a body for this chat, then stalls
+    try (java.net.Socket stalled = new java.net.Socket("127.0.0.1", f.server.port())) {
+      String head =
+          "POST /v1/chats/busy/calls HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+              + ACME
+              + "\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"model\":";
+      stalled.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      stalled.getOutputStream().flush();
+      Thread.sleep(200);
+      // meanwhile calls on the same chat go through: the body is read before the chat is held
+      long started = System.nanoTime();
+      assertThat(call("busy", "second").status()).isEqualTo(200);
+      assertThat(f.get("/v1/chats/busy", ACME).json().path("message_count").asInt()).isEqualTo(4);
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .as("the second call did not wait for the stalled one")
+          .isLessThan(ServerSettings.DEFAULT_IDLE_TIMEOUT);
+    }
   }
 
   // ------------------------------------------------------------------ tenants
@@ -387,7 +472,8 @@ abstract class ChatApiContract {
           f.get(chat, GLOBEX),
           f.get(chat + "/messages", GLOBEX),
           f.get(chat + "/summaries", GLOBEX),
-          f.post(chat + "/summarize", null, GLOBEX)
+          f.post(chat + "/summarize", null, GLOBEX),
+          f.send("DELETE", chat, null, GLOBEX)
         }) {
       assertThat(a.status()).as(a.text()).isEqualTo(404);
       assertThat(a.code()).isEqualTo("not_found");

@@ -4,20 +4,18 @@ import dev.compactor.core.Compactor;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.View;
+import dev.compactor.log.store.ConversationNames;
 import dev.compactor.log.store.StoredConversation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.messages.SystemMessage;
@@ -43,8 +41,6 @@ import org.springframework.ai.chat.messages.SystemMessage;
  * }</pre>
  */
 public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
-  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-
   private final Function<String, Compactor> compactors;
   private final Path directory;
   private final Map<String, State> conversations = new ConcurrentHashMap<>();
@@ -80,7 +76,8 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     if (directory == null) {
       return new State(c.session(), null);
     }
-    StoredConversation stored = StoredConversation.open(directory.resolve(directoryName(id)));
+    StoredConversation stored =
+        StoredConversation.open(directory.resolve(ConversationNames.of(id)));
     return new State(c.session(stored), stored);
   }
 
@@ -155,8 +152,9 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     if (directory != null && Files.isDirectory(directory)) {
       try (Stream<Path> dirs = Files.list(directory)) {
         dirs.filter(Files::isDirectory)
-            .map(p -> idOf(p.getFileName().toString()))
-            .filter(id -> id != null && !ids.contains(id))
+            .map(p -> ConversationNames.idOf(p.getFileName().toString()))
+            .flatMap(java.util.Optional::stream)
+            .filter(id -> !ids.contains(id))
             .forEach(ids::add);
       } catch (IOException e) {
         throw new UncheckedIOException("listing conversations in " + directory, e);
@@ -178,25 +176,6 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
       }
     }
     conversations.clear();
-  }
-
-  /** A conversation id's directory name: the id when plain, else {@code id-} and its hex bytes. */
-  static String directoryName(String id) {
-    if (PLAIN.matcher(id).matches() && !id.startsWith(".") && !id.startsWith("id-")) {
-      return id;
-    }
-    return "id-" + HexFormat.of().formatHex(id.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String idOf(String name) {
-    if (name.startsWith("id-")) {
-      try {
-        return new String(HexFormat.of().parseHex(name.substring(3)), StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException e) {
-        return null;
-      }
-    }
-    return name.startsWith(".") ? null : name;
   }
 
   /** Builder of {@link CompactingChatMemory}. */

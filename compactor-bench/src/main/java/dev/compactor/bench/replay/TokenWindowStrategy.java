@@ -1,13 +1,10 @@
 package dev.compactor.bench.replay;
 
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.ReasoningBlock;
-import dev.compactor.core.message.ToolCall;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
 import dev.compactor.replay.ReplayStrategies;
 import dev.compactor.replay.ReplayStrategy;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
@@ -15,11 +12,9 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.chat.TokenWindowChatMemory;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * {@code window}: the peer a Java developer would pick today, LangChain4j's {@link
@@ -69,7 +64,7 @@ public final class TokenWindowStrategy implements ReplayStrategy {
                 new CounterTokenCountEstimator(setup.counter(), origin))
             .build();
     return new ReplaySession() {
-      private final Map<String, String> toolNames = new HashMap<>();
+      private final RecordedMessages toChat = new RecordedMessages();
       private final List<ChatMessage> pending = new ArrayList<>();
       private List<Message> view = List.of();
       private int added;
@@ -79,7 +74,7 @@ public final class TokenWindowStrategy implements ReplayStrategy {
         if (recorded.uiOnly()) {
           return;
         }
-        ChatMessage c = toChat(recorded);
+        ChatMessage c = toChat.apply(recorded);
         origin.put(c, recorded);
         pending.add(c);
       }
@@ -112,43 +107,6 @@ public final class TokenWindowStrategy implements ReplayStrategy {
       public List<Message> view() {
         afterTurn();
         return view;
-      }
-
-      private ChatMessage toChat(Message m) {
-        String text = m.content().isBlank() ? " " : m.content();
-        return switch (m.role()) {
-          case SYSTEM -> SystemMessage.from(text);
-          case USER -> UserMessage.from(text);
-          case ASSISTANT -> {
-            AiMessage.Builder b = AiMessage.builder();
-            if (!m.content().isEmpty()) {
-              b.text(m.content());
-            }
-            if (!m.reasoning().isEmpty()) {
-              b.thinking(
-                  m.reasoning().stream()
-                      .map(ReasoningBlock::text)
-                      .collect(Collectors.joining("\n")));
-            }
-            if (m.hasToolCalls()) {
-              List<ToolExecutionRequest> calls = new ArrayList<>();
-              for (ToolCall c : m.toolCalls()) {
-                toolNames.put(c.id(), c.name());
-                calls.add(
-                    ToolExecutionRequest.builder()
-                        .id(c.id())
-                        .name(c.name())
-                        .arguments(c.arguments())
-                        .build());
-              }
-              b.toolExecutionRequests(calls);
-            }
-            yield b.build();
-          }
-          case TOOL ->
-              ToolExecutionResultMessage.from(
-                  m.toolCallId(), toolNames.getOrDefault(m.toolCallId(), "tool"), m.content());
-        };
       }
     };
   }

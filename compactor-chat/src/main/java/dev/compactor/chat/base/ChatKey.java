@@ -35,6 +35,16 @@ public record ChatKey(String tenant, String chatId) {
     return new ChatKey(tenant == null ? DEFAULT_TENANT : tenant, chatId);
   }
 
+  /**
+   * Returns {@code tenant} when it is a valid tenant of a chat key.
+   *
+   * @throws IllegalArgumentException as the constructor, for the tenant
+   */
+  public static String requireTenant(String tenant) {
+    check("tenant", tenant);
+    return tenant;
+  }
+
   private static void check(String field, String value) {
     Objects.requireNonNull(value, field);
     if (value.isBlank()) {

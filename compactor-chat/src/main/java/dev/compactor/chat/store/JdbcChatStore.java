@@ -3,6 +3,7 @@ package dev.compactor.chat.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.compactor.chat.auth.KeyStore;
 import dev.compactor.chat.base.ChatKey;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Usage;
@@ -13,11 +14,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -165,25 +169,27 @@ abstract class JdbcChatStore implements ChatStore {
       ps.setString(1, key.tenant());
       ps.setString(2, key.chatId());
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return null;
-        }
-        long prompt = rs.getLong("last_prompt_tokens");
-        Long lastPrompt = rs.wasNull() ? null : prompt;
-        long completion = rs.getLong("last_completion_tokens");
-        Long lastCompletion = rs.wasNull() ? null : completion;
-        return new ChatRecord(
-            key,
-            rs.getString("settings"),
-            rs.getString("model"),
-            rs.getLong("interactions"),
-            lastPrompt,
-            lastCompletion,
-            rs.getLong("version"),
-            getInstant(rs, "created_at"),
-            getInstant(rs, "updated_at"));
+        return rs.next() ? recordFrom(rs, key) : null;
       }
     }
+  }
+
+  /** The record in the current row of {@code rs}, which has the columns of {@code chats}. */
+  ChatRecord recordFrom(ResultSet rs, ChatKey key) throws SQLException {
+    long prompt = rs.getLong("last_prompt_tokens");
+    Long lastPrompt = rs.wasNull() ? null : prompt;
+    long completion = rs.getLong("last_completion_tokens");
+    Long lastCompletion = rs.wasNull() ? null : completion;
+    return new ChatRecord(
+        key,
+        rs.getString("settings"),
+        rs.getString("model"),
+        rs.getLong("interactions"),
+        lastPrompt,
+        lastCompletion,
+        rs.getLong("version"),
+        getInstant(rs, "created_at"),
+        getInstant(rs, "updated_at"));
   }
 
   List<Message> readMessages(Connection c, ChatKey key) throws SQLException {
@@ -199,6 +205,359 @@ abstract class JdbcChatStore implements ChatStore {
       }
       return out;
     }
+  }
+
+  // ------------------------------------------------------------------ listing, paging, deletion
+
+  /** SQL work on a connection inside a transaction the store opened. */
+  @FunctionalInterface
+  interface SqlWork<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /** Runs {@code work} in one read transaction (one snapshot of the database), then commits. */
+  <T> T inReadTransaction(SqlWork<T> work) throws SQLException {
+    try (Connection c = readConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T out = work.run(c);
+        c.commit();
+        return out;
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c, e);
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Runs {@code work} on a pooled connection in auto-commit mode: one statement, no transaction.
+   */
+  <T> T autoCommit(SqlWork<T> work) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      return work.run(c);
+    }
+  }
+
+  /** Runs {@code work} in one write transaction, then commits; rolls back when it throws. */
+  abstract <T> T inWriteTransaction(SqlWork<T> work) throws SQLException;
+
+  /** Whether {@code SELECT … FOR UPDATE} locks rows (PostgreSQL; SQLite locks the whole file). */
+  abstract boolean rowLocks();
+
+  private static final String OVERVIEW_COLUMNS =
+      "c.chat_id, c.settings, c.model, c.interactions, c.last_prompt_tokens,"
+          + " c.last_completion_tokens, c.version, c.created_at, c.updated_at,"
+          + " (SELECT COUNT(*) FROM messages m WHERE m.tenant = c.tenant AND m.chat_id = c.chat_id)"
+          + " AS message_count,"
+          + " (SELECT COUNT(*) FROM archived_messages a"
+          + " WHERE a.tenant = c.tenant AND a.chat_id = c.chat_id) AS archived_count,"
+          + " (SELECT COUNT(*) FROM summaries s WHERE s.tenant = c.tenant AND s.chat_id = c.chat_id)"
+          + " AS summary_count";
+
+  private ChatOverview overviewFrom(ResultSet rs, String tenant) throws SQLException {
+    ChatKey key = new ChatKey(tenant, rs.getString("chat_id"));
+    return new ChatOverview(
+        recordFrom(rs, key),
+        rs.getInt("message_count"),
+        rs.getInt("archived_count"),
+        rs.getInt("summary_count"));
+  }
+
+  static void checkLimit(int limit) {
+    if (limit < 1 || limit > MAX_PAGE_SIZE) {
+      throw new IllegalArgumentException(
+          "page size " + limit + " is out of range: give 1 to " + MAX_PAGE_SIZE);
+    }
+  }
+
+  @Override
+  public ChatPage listChats(String tenant, String cursor, int limit) {
+    ChatKey.requireTenant(tenant);
+    checkLimit(limit);
+    ChatCursor after = cursor == null ? null : ChatCursor.decode(cursor);
+    String sql =
+        "SELECT "
+            + OVERVIEW_COLUMNS
+            + " FROM chats c WHERE c.tenant = ?"
+            + (after == null
+                ? ""
+                : " AND (c.updated_at < ? OR (c.updated_at = ? AND c.chat_id < ?))")
+            + " ORDER BY c.updated_at DESC, c.chat_id DESC LIMIT ?";
+    try {
+      return inReadTransaction(
+          c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+              int i = 1;
+              ps.setString(i++, tenant);
+              if (after != null) {
+                setInstant(ps, i++, after.updatedAt());
+                setInstant(ps, i++, after.updatedAt());
+                ps.setString(i++, after.chatId());
+              }
+              ps.setInt(i, limit + 1);
+              List<ChatOverview> out = new ArrayList<>();
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  out.add(overviewFrom(rs, tenant));
+                }
+              }
+              if (out.size() <= limit) {
+                return new ChatPage(out, null);
+              }
+              List<ChatOverview> page = out.subList(0, limit);
+              ChatRecord last = page.get(limit - 1).record();
+              return new ChatPage(
+                  page, new ChatCursor(last.updatedAt(), last.key().chatId()).encode());
+            }
+          });
+    } catch (SQLException e) {
+      throw failed("listing the chats of tenant " + tenant, e);
+    }
+  }
+
+  @Override
+  public Optional<ChatOverview> overview(ChatKey key) {
+    String sql =
+        "SELECT " + OVERVIEW_COLUMNS + " FROM chats c WHERE c.tenant = ? AND c.chat_id = ?";
+    try {
+      return inReadTransaction(
+          c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+              ps.setString(1, key.tenant());
+              ps.setString(2, key.chatId());
+              try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(overviewFrom(rs, key.tenant())) : Optional.empty();
+              }
+            }
+          });
+    } catch (SQLException e) {
+      throw failed("reading chat " + key, e);
+    }
+  }
+
+  @Override
+  public Optional<MessagePage> messages(
+      ChatKey key, int offset, int limit, boolean includeArchived) {
+    if (offset < 0) {
+      throw new IllegalArgumentException("message offset " + offset + " must be 0 or more");
+    }
+    checkLimit(limit);
+    try {
+      return inReadTransaction(
+          c -> {
+            if (readRecord(c, key, false) == null) {
+              return Optional.empty();
+            }
+            return Optional.of(
+                includeArchived
+                    ? pageWithArchive(c, key, offset, limit)
+                    : pageOfHistory(c, key, offset, limit));
+          });
+    } catch (SQLException e) {
+      throw failed("reading the messages of chat " + key, e);
+    }
+  }
+
+  private MessagePage pageOfHistory(Connection c, ChatKey key, int offset, int limit)
+      throws SQLException {
+    int total;
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT COUNT(*) FROM messages WHERE tenant = ? AND chat_id = ?")) {
+      ps.setString(1, key.tenant());
+      ps.setString(2, key.chatId());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        total = rs.getInt(1);
+      }
+    }
+    List<MessageEntry> out = new ArrayList<>();
+    if (offset < total) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT body FROM messages WHERE tenant = ? AND chat_id = ?"
+                  + " ORDER BY seq LIMIT ? OFFSET ?")) {
+        ps.setString(1, key.tenant());
+        ps.setString(2, key.chatId());
+        ps.setInt(3, limit);
+        ps.setInt(4, offset);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(MessageEntry.ofHistory(StoredMessages.read(rs.getString(1))));
+          }
+        }
+      }
+    }
+    return new MessagePage(out, offset, total);
+  }
+
+  private MessagePage pageWithArchive(Connection c, ChatKey key, int offset, int limit)
+      throws SQLException {
+    List<String> history = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT message_id FROM messages WHERE tenant = ? AND chat_id = ? ORDER BY seq")) {
+      ps.setString(1, key.tenant());
+      ps.setString(2, key.chatId());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          history.add(rs.getString(1));
+        }
+      }
+    }
+    List<ArchiveOrder.Row> rows = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT id, message_id, summary_uuid FROM archived_messages"
+                + " WHERE tenant = ? AND chat_id = ? ORDER BY id")) {
+      ps.setString(1, key.tenant());
+      ps.setString(2, key.chatId());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(new ArchiveOrder.Row(rs.getLong(1), rs.getString(2), rs.getString(3)));
+        }
+      }
+    }
+    Map<String, String> summaryMessages = new HashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT uuid, summary_message_id FROM summaries WHERE tenant = ? AND chat_id = ?")) {
+      ps.setString(1, key.tenant());
+      ps.setString(2, key.chatId());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          summaryMessages.put(rs.getString(1), rs.getString(2));
+        }
+      }
+    }
+    List<ArchiveOrder.Ref> all = ArchiveOrder.order(history, rows, summaryMessages);
+    int total = all.size();
+    List<ArchiveOrder.Ref> page =
+        offset >= total ? List.of() : all.subList(offset, Math.min(total, offset + limit));
+    Map<String, Message> current = new HashMap<>();
+    Map<Long, ArchivedMessage> archived = new HashMap<>();
+    List<String> historyIds = new ArrayList<>();
+    List<Long> rowIds = new ArrayList<>();
+    for (ArchiveOrder.Ref r : page) {
+      if (r.archived()) {
+        rowIds.add(r.rowId());
+      } else {
+        historyIds.add(r.messageId());
+      }
+    }
+    if (!historyIds.isEmpty()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT message_id, body FROM messages WHERE tenant = ? AND chat_id = ?"
+                  + " AND message_id IN ("
+                  + placeholders(historyIds.size())
+                  + ")")) {
+        ps.setString(1, key.tenant());
+        ps.setString(2, key.chatId());
+        for (int i = 0; i < historyIds.size(); i++) {
+          ps.setString(3 + i, historyIds.get(i));
+        }
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            current.put(rs.getString(1), StoredMessages.read(rs.getString(2)));
+          }
+        }
+      }
+    }
+    if (!rowIds.isEmpty()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT id, body, reason, summary_uuid, archived_at FROM archived_messages"
+                  + " WHERE tenant = ? AND chat_id = ? AND id IN ("
+                  + placeholders(rowIds.size())
+                  + ")")) {
+        ps.setString(1, key.tenant());
+        ps.setString(2, key.chatId());
+        for (int i = 0; i < rowIds.size(); i++) {
+          ps.setLong(3 + i, rowIds.get(i));
+        }
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            archived.put(rs.getLong("id"), archivedFrom(rs));
+          }
+        }
+      }
+    }
+    List<MessageEntry> out = new ArrayList<>(page.size());
+    for (ArchiveOrder.Ref r : page) {
+      out.add(
+          r.archived()
+              ? MessageEntry.ofArchive(archived.get(r.rowId()))
+              : MessageEntry.ofHistory(current.get(r.messageId())));
+    }
+    return new MessagePage(out, offset, total);
+  }
+
+  private ArchivedMessage archivedFrom(ResultSet rs) throws SQLException {
+    return new ArchivedMessage(
+        StoredMessages.read(rs.getString("body")),
+        ArchivedMessage.Reason.valueOf(rs.getString("reason").toUpperCase(Locale.ROOT)),
+        rs.getString("summary_uuid"),
+        getInstant(rs, "archived_at"));
+  }
+
+  private static String placeholders(int n) {
+    return String.join(", ", Collections.nCopies(n, "?"));
+  }
+
+  @Override
+  public final boolean delete(ChatKey key) {
+    try (ChatLocks.Held held = locks.lock(key)) {
+      return inWriteTransaction(
+          c -> {
+            if (readRecord(c, key, rowLocks()) == null) {
+              return false;
+            }
+            for (String table : new String[] {"summaries", "archived_messages", "messages"}) {
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "DELETE FROM " + table + " WHERE tenant = ? AND chat_id = ?")) {
+                ps.setString(1, key.tenant());
+                ps.setString(2, key.chatId());
+                ps.executeUpdate();
+              }
+            }
+            try (PreparedStatement ps =
+                c.prepareStatement("DELETE FROM chats WHERE tenant = ? AND chat_id = ?")) {
+              ps.setString(1, key.tenant());
+              ps.setString(2, key.chatId());
+              return ps.executeUpdate() == 1;
+            }
+          });
+    } catch (SQLException e) {
+      throw failed("deleting chat " + key, e);
+    }
+  }
+
+  private volatile JdbcKeyStore keys;
+
+  @Override
+  public KeyStore keys() {
+    JdbcKeyStore k = keys;
+    if (k == null) {
+      synchronized (this) {
+        if (keys == null) {
+          keys = new JdbcKeyStore(this, Clock.systemUTC());
+        }
+        k = keys;
+      }
+    }
+    return k;
+  }
+
+  /** A key store of this database reading time from {@code clock} (for tests). */
+  KeyStore keys(Clock clock) {
+    return new JdbcKeyStore(this, clock);
+  }
+
+  /** Whether the store was opened read-only (no writes possible). */
+  boolean readOnly() {
+    return false;
   }
 
   // ------------------------------------------------------------------ writes

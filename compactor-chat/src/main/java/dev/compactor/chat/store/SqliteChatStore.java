@@ -51,9 +51,12 @@ public final class SqliteChatStore extends JdbcChatStore {
   private final Path file;
   private final ReentrantLock writeLock = new ReentrantLock(true);
 
-  private SqliteChatStore(Path file, HikariDataSource ds) {
+  private final boolean readOnly;
+
+  private SqliteChatStore(Path file, HikariDataSource ds, boolean readOnly) {
     super(ds);
     this.file = file;
+    this.readOnly = readOnly;
   }
 
   /**
@@ -104,7 +107,7 @@ public final class SqliteChatStore extends JdbcChatStore {
       ds.close();
       throw e;
     }
-    return new SqliteChatStore(abs, ds);
+    return new SqliteChatStore(abs, ds, false);
   }
 
   /**
@@ -139,7 +142,7 @@ public final class SqliteChatStore extends JdbcChatStore {
     hc.setMinimumIdle(1);
     hc.setReadOnly(true);
     try {
-      return new SqliteChatStore(abs, new HikariDataSource(hc));
+      return new SqliteChatStore(abs, new HikariDataSource(hc), true);
     } catch (RuntimeException e) {
       throw new ChatStoreException(
           "cannot open chat database " + abs + " for reading: " + e.getMessage(), e);
@@ -175,13 +178,28 @@ public final class SqliteChatStore extends JdbcChatStore {
     if (outcome.update() == null) {
       return outcome.value();
     }
+    inWriteTransaction(
+        c -> {
+          write(c, key, snapshot, outcome.update());
+          return null;
+        });
+    return outcome.value();
+  }
+
+  /**
+   * One {@code BEGIN IMMEDIATE} transaction: this process's writers queue on the write lock, other
+   * processes' on the busy timeout.
+   */
+  @Override
+  <T> T inWriteTransaction(SqlWork<T> work) throws SQLException {
     writeLock.lock();
     try (Connection c = dataSource.getConnection()) {
       mode(c, SQLiteConfig.TransactionMode.IMMEDIATE);
       c.setAutoCommit(false);
       try {
-        write(c, key, snapshot, outcome.update());
+        T out = work.run(c);
         c.commit();
+        return out;
       } catch (SQLException | RuntimeException e) {
         rollbackQuietly(c, e);
         throw e;
@@ -191,7 +209,16 @@ public final class SqliteChatStore extends JdbcChatStore {
     } finally {
       writeLock.unlock();
     }
-    return outcome.value();
+  }
+
+  @Override
+  boolean rowLocks() {
+    return false;
+  }
+
+  @Override
+  boolean readOnly() {
+    return readOnly;
   }
 
   private void write(Connection c, ChatKey key, ChatSnapshot snapshot, ChatUpdate u)

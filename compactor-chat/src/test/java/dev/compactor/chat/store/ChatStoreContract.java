@@ -530,4 +530,398 @@ public abstract class ChatStoreContract {
     append(again, k, Message.builder(Role.USER).id("u9").content("more").build());
     assertThat(again.find(k).orElseThrow().messages()).hasSize(2);
   }
+
+  // ------------------------------------------------------------------ listing, paging, deletion
+
+  /** Creates or appends to the chat, setting its last update to {@code updatedAt}. */
+  private static void touchAt(ChatStore store, ChatKey key, Instant updatedAt, Message... added) {
+    store.update(
+        key,
+        chat -> {
+          ChatRecord old = chat.exists() ? chat.record() : ChatRecord.fresh(key, updatedAt);
+          ChatRecord r =
+              new ChatRecord(
+                  key,
+                  old.settings(),
+                  "openai/gpt-5-mini",
+                  old.interactions() + 1,
+                  old.lastPromptTokens(),
+                  old.lastCompletionTokens(),
+                  0,
+                  old.createdAt(),
+                  updatedAt);
+          List<Message> h = new ArrayList<>(chat.messages());
+          h.addAll(List.of(added));
+          return Outcome.of(new ChatUpdate(r, h, List.of(), List.of()), null);
+        });
+  }
+
+  private static Message user(String id) {
+    return Message.builder(Role.USER).id(id).content("text of " + id).build();
+  }
+
+  /** Every chat id of {@code tenant}, following the cursors with pages of {@code size}. */
+  private static List<String> traverse(ChatStore store, String tenant, int size) {
+    List<String> ids = new ArrayList<>();
+    String cursor = null;
+    do {
+      ChatPage page = store.listChats(tenant, cursor, size);
+      assertThat(page.chats().size()).isLessThanOrEqualTo(size);
+      page.chats().forEach(o -> ids.add(o.record().key().chatId()));
+      cursor = page.next();
+    } while (cursor != null);
+    return ids;
+  }
+
+  @Test
+  void listChats_newestFirst_pagedByCursor_onlyTheTenantsChats_withCounters() {
+    ChatKey old = key("old");
+    ChatKey mid = key("mid");
+    ChatKey recent = key("recent");
+    touchAt(store(), old, T0, user("o1"));
+    touchAt(store(), mid, T0.plusSeconds(10), user("m1"), user("m2"));
+    touchAt(store(), recent, T0.plusSeconds(20), user("r1"));
+    touchAt(store(), new ChatKey("tenant-b", "theirs"), T0.plusSeconds(30), user("t1"));
+    // The old chat is updated last: it moves to the head.
+    touchAt(store(), old, T0.plusSeconds(40), user("o2"), user("o3"));
+
+    ChatPage first = store().listChats("tenant-a", null, 2);
+    assertThat(first.chats())
+        .extracting(o -> o.record().key().chatId())
+        .containsExactly("old", "recent");
+    assertThat(first.hasNext()).isTrue();
+    ChatOverview o = first.chats().get(0);
+    assertThat(o.record().key()).isEqualTo(old);
+    assertThat(o.record().model()).isEqualTo("openai/gpt-5-mini");
+    assertThat(o.record().interactions()).isEqualTo(2);
+    assertThat(o.record().createdAt()).isEqualTo(T0);
+    assertThat(o.record().updatedAt()).isEqualTo(T0.plusSeconds(40));
+    assertThat(o.messageCount()).isEqualTo(3);
+    assertThat(o.archivedCount()).isZero();
+    assertThat(o.summaryCount()).isZero();
+
+    ChatPage second = store().listChats("tenant-a", first.next(), 2);
+    assertThat(second.chats()).extracting(c -> c.record().key().chatId()).containsExactly("mid");
+    assertThat(second.chats().get(0).messageCount()).isEqualTo(2);
+    assertThat(second.next()).isNull();
+
+    assertThat(traverse(store(), "tenant-b", 10)).containsExactly("theirs");
+    assertThat(store().listChats("nobody", null, 10).chats()).isEmpty();
+    assertThat(store().listChats("nobody", null, 10).next()).isNull();
+  }
+
+  @Test
+  void listChats_sameUpdateInstant_orderedByChatIdDescending_acrossPageBoundaries() {
+    for (int i = 0; i < 7; i++) {
+      touchAt(store(), key("c" + i), T0, user("u"));
+    }
+    assertThat(traverse(store(), "tenant-a", 3))
+        .containsExactly("c6", "c5", "c4", "c3", "c2", "c1", "c0");
+    // A full last page has a cursor whose next page is empty and final.
+    ChatPage all = store().listChats("tenant-a", null, 7);
+    assertThat(all.next()).isNull();
+    ChatPage six = store().listChats("tenant-a", null, 6);
+    ChatPage rest = store().listChats("tenant-a", six.next(), 6);
+    assertThat(rest.chats()).extracting(c -> c.record().key().chatId()).containsExactly("c0");
+    assertThat(rest.next()).isNull();
+  }
+
+  @Test
+  void listChats_whileChatsAreAdded_listsEveryEarlierChatOnce_inOrder() throws Exception {
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      touchAt(store(), key(String.format("pre-%02d", i)), T0.plusMillis(i), user("u"));
+      expected.add(0, String.format("pre-%02d", i));
+    }
+    CountDownLatch started = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    Future<Integer> adder =
+        pool.submit(
+            () -> {
+              int n = 0;
+              while (!stop.get()) {
+                // Newer than everything listed: new chats of this tenant and of another one.
+                touchAt(store(), key("new-" + n), T0.plusSeconds(100 + n), user("u"));
+                touchAt(
+                    store(),
+                    new ChatKey("tenant-b", "new-" + n),
+                    T0.plusSeconds(100 + n),
+                    user("u"));
+                n++;
+                started.countDown();
+              }
+              return n;
+            });
+    List<String> seen = new ArrayList<>();
+    try {
+      started.await(60, TimeUnit.SECONDS);
+      String cursor = null;
+      do {
+        ChatPage page = store().listChats("tenant-a", cursor, 3);
+        page.chats().forEach(c -> seen.add(c.record().key().chatId()));
+        cursor = page.next();
+      } while (cursor != null);
+    } finally {
+      stop.set(true);
+    }
+    int added = adder.get(60, TimeUnit.SECONDS);
+    pool.shutdownNow();
+    assertThat(added).isPositive();
+    // Chats added during the traversal are newer than its first page: none shows up after it.
+    List<String> earlier = seen.stream().filter(id -> id.startsWith("pre-")).toList();
+    assertThat(earlier).containsExactlyElementsOf(expected);
+    assertThat(new HashSet<>(seen)).hasSameSizeAs(seen);
+    assertThat(seen.subList(seen.size() - 40, seen.size())).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void listChats_badArguments_areRefusedNamingTheValue() {
+    assertThatThrownBy(() -> store().listChats("tenant-a", null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("page size 0")
+        .hasMessageContaining(String.valueOf(ChatStore.MAX_PAGE_SIZE));
+    assertThatThrownBy(() -> store().listChats("tenant-a", null, ChatStore.MAX_PAGE_SIZE + 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("page size " + (ChatStore.MAX_PAGE_SIZE + 1));
+    assertThatThrownBy(() -> store().listChats("tenant-a", "not-a-cursor!", 10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("\"not-a-cursor!\" is not a cursor");
+    String forged = java.util.Base64.getUrlEncoder().encodeToString("c1|yesterday|x".getBytes());
+    assertThatThrownBy(() -> store().listChats("tenant-a", forged, 10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is not a cursor");
+    assertThatThrownBy(() -> store().listChats(" ", null, 10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tenant");
+  }
+
+  @Test
+  void listChats_aCursorOfAnotherTenant_listsOnlyTheCallersChats() {
+    touchAt(store(), key("a1"), T0.plusSeconds(2), user("u"));
+    touchAt(store(), key("a2"), T0.plusSeconds(1), user("u"));
+    touchAt(store(), new ChatKey("tenant-b", "b1"), T0, user("u"));
+    String cursorOfA = store().listChats("tenant-a", null, 1).next();
+    assertThat(store().listChats("tenant-b", cursorOfA, 10).chats())
+        .extracting(c -> c.record().key())
+        .containsExactly(new ChatKey("tenant-b", "b1"));
+  }
+
+  /** A chat summarized twice (the second summary rolls up the first) and then set anew. */
+  private ChatKey summarizedTwiceThenSet() {
+    ChatKey k = key("history");
+    append(store(), k, Message.builder(Role.SYSTEM).id("sys").content("main").build());
+    append(store(), k, user("m0"), user("m1"), user("m2"), user("m3"));
+    summarize(k, "s1", List.of("m0", "m1", "m2"));
+    append(store(), k, user("m4"), user("m5"));
+    // Now: sys, summary-s1, m3, m4, m5 → sys, summary-s2, m5
+    summarize(k, "s2", List.of("summary-s1", "m3", "m4"));
+    return k;
+  }
+
+  /** Replaces {@code covered} by a summary message placed after the main system message. */
+  private void summarize(ChatKey k, String uuid, List<String> covered) {
+    store()
+        .update(
+            k,
+            chat -> {
+              List<Message> kept = new ArrayList<>();
+              List<ArchivedMessage> archived = new ArrayList<>();
+              Message summary =
+                  Message.builder(Role.SYSTEM)
+                      .id("summary-" + uuid)
+                      .content("Summary " + uuid)
+                      .build();
+              for (Message m : chat.messages()) {
+                if (covered.contains(m.id().value())) {
+                  archived.add(new ArchivedMessage(m, ArchivedMessage.Reason.SUMMARIZED, uuid, T0));
+                } else {
+                  kept.add(m);
+                }
+              }
+              kept.add(1, summary);
+              SummaryRecord record =
+                  new SummaryRecord(
+                      uuid,
+                      k,
+                      T0,
+                      SummaryRecord.Trigger.AUTO,
+                      "openai/gpt-5-mini",
+                      covered,
+                      chat.messages().size(),
+                      kept.size(),
+                      summary.id().value(),
+                      "Summary " + uuid,
+                      new Usage(10, 2, 0, 0, 0),
+                      null);
+              return Outcome.of(
+                  new ChatUpdate(chat.record(), kept, archived, List.of(record)), null);
+            });
+  }
+
+  private static List<String> ids(MessagePage page) {
+    return page.messages().stream()
+        .map(e -> (e.archived() ? "*" : "") + e.message().id().value())
+        .toList();
+  }
+
+  @Test
+  void messages_pagedByOffset_withTotal_andTheArchiveInTheOrderTheMessagesStood() {
+    ChatKey k = summarizedTwiceThenSet();
+
+    MessagePage history = store().messages(k, 0, 10, false).orElseThrow();
+    assertThat(ids(history)).containsExactly("sys", "summary-s2", "m5");
+    assertThat(history.total()).isEqualTo(3);
+    assertThat(history.hasNext()).isFalse();
+
+    MessagePage all = store().messages(k, 0, 100, true).orElseThrow();
+    assertThat(ids(all))
+        .containsExactly(
+            "sys", "*m0", "*m1", "*m2", "*summary-s1", "*m3", "*m4", "summary-s2", "m5");
+    assertThat(all.total()).isEqualTo(9);
+    MessageEntry m1 = all.messages().get(2);
+    assertThat(m1.archive().reason()).isEqualTo(ArchivedMessage.Reason.SUMMARIZED);
+    assertThat(m1.archive().summaryUuid()).isEqualTo("s1");
+    assertThat(m1.message().content()).isEqualTo("text of m1");
+    assertThat(all.messages().get(4).archive().summaryUuid()).isEqualTo("s2");
+
+    // Pages of 4 put together give the whole list.
+    List<String> paged = new ArrayList<>();
+    int offset = 0;
+    MessagePage p;
+    do {
+      p = store().messages(k, offset, 4, true).orElseThrow();
+      assertThat(p.offset()).isEqualTo(offset);
+      paged.addAll(ids(p));
+      offset = p.nextOffset();
+    } while (p.hasNext());
+    assertThat(paged).isEqualTo(ids(all));
+    assertThat(store().messages(k, 2, 4, false).orElseThrow().messages()).hasSize(1);
+    MessagePage beyond = store().messages(k, 50, 4, true).orElseThrow();
+    assertThat(beyond.messages()).isEmpty();
+    assertThat(beyond.total()).isEqualTo(9);
+    assertThat(beyond.hasNext()).isFalse();
+
+    // A set replaces the whole history: what it replaced comes before the new history.
+    store()
+        .update(
+            k,
+            chat -> {
+              List<ArchivedMessage> gone = new ArrayList<>();
+              for (Message m : chat.messages()) {
+                gone.add(new ArchivedMessage(m, ArchivedMessage.Reason.REPLACED, null, T0));
+              }
+              return Outcome.of(
+                  new ChatUpdate(chat.record(), List.of(user("n0")), gone, List.of()), null);
+            });
+    assertThat(ids(store().messages(k, 0, 100, true).orElseThrow()))
+        .containsExactly(
+            "*sys", "*m0", "*m1", "*m2", "*summary-s1", "*m3", "*m4", "*summary-s2", "*m5", "n0");
+    MessageEntry sysEntry = store().messages(k, 0, 1, true).orElseThrow().messages().get(0);
+    assertThat(sysEntry.archive().reason()).isEqualTo(ArchivedMessage.Reason.REPLACED);
+    assertThat(ids(store().messages(k, 0, 100, false).orElseThrow())).containsExactly("n0");
+  }
+
+  @Test
+  void messages_ofAChatNeverStoredOrOfAnotherTenant_isEmpty_andBadRangesAreRefused() {
+    ChatKey k = key("mine");
+    append(store(), k, user("u1"));
+    assertThat(store().messages(key("nope"), 0, 10, true)).isEmpty();
+    assertThat(store().messages(new ChatKey("tenant-b", "mine"), 0, 10, false)).isEmpty();
+    assertThat(store().messages(new ChatKey("tenant-b", "mine"), 0, 10, true)).isEmpty();
+    assertThatThrownBy(() -> store().messages(k, -1, 10, false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("offset -1");
+    assertThatThrownBy(() -> store().messages(k, 0, 0, false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("page size 0");
+  }
+
+  @Test
+  void overview_countsHistoryArchiveAndSummaries_andIsScopedByTenant() {
+    ChatKey k = summarizedTwiceThenSet();
+    ChatOverview o = store().overview(k).orElseThrow();
+    assertThat(o.messageCount()).isEqualTo(3);
+    assertThat(o.archivedCount()).isEqualTo(6);
+    assertThat(o.summaryCount()).isEqualTo(2);
+    assertThat(o.record()).isEqualTo(store().find(k).orElseThrow().record());
+    assertThat(store().overview(new ChatKey("tenant-b", k.chatId()))).isEmpty();
+    assertThat(store().overview(key("nope"))).isEmpty();
+  }
+
+  @Test
+  void delete_removesRecordHistoryArchiveAndSummaries_onlyOfThatTenantsChat() {
+    ChatKey k = summarizedTwiceThenSet();
+    ChatKey theirs = new ChatKey("tenant-b", k.chatId());
+    append(store(), theirs, user("b1"));
+    ChatKey sibling = key("sibling");
+    append(store(), sibling, user("s1"));
+
+    assertThat(store().delete(new ChatKey("tenant-c", k.chatId()))).isFalse();
+    assertThat(store().delete(k)).isTrue();
+
+    assertThat(store().find(k)).isEmpty();
+    assertThat(store().overview(k)).isEmpty();
+    assertThat(store().messages(k, 0, 10, true)).isEmpty();
+    assertThat(store().summaries(k)).isEmpty();
+    assertThat(store().archivedMessages(k)).isEmpty();
+    assertThat(traverse(store(), "tenant-a", 10)).containsExactly("sibling");
+    assertThat(store().find(theirs).orElseThrow().messages()).hasSize(1);
+    assertThat(store().find(sibling).orElseThrow().messages()).hasSize(1);
+    assertThat(store().delete(k)).isFalse();
+
+    // The id starts a new chat: nothing of the deleted one comes back.
+    append(store(), k, user("fresh"));
+    ChatSnapshot again = store().find(k).orElseThrow();
+    assertThat(again.messages()).extracting(m -> m.id().value()).containsExactly("fresh");
+    assertThat(again.record().version()).isEqualTo(1);
+    assertThat(store().archivedMessages(k)).isEmpty();
+    assertThat(store().summaries(k)).isEmpty();
+    assertThat(reopen().find(k).orElseThrow().messages()).hasSize(1);
+  }
+
+  @Test
+  void delete_ofOneChat_doesNotWaitForACallOnAnother_butWaitsForACallOnItself() throws Exception {
+    ChatKey held = key("held");
+    ChatKey other = key("other");
+    append(store(), held, user("h0"));
+    append(store(), other, user("o0"));
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> holder =
+          pool.submit(
+              () ->
+                  store()
+                      .update(
+                          held,
+                          chat -> {
+                            entered.countDown();
+                            try {
+                              release.await();
+                            } catch (InterruptedException e) {
+                              throw new IllegalStateException(e);
+                            }
+                            List<Message> h = new ArrayList<>(chat.messages());
+                            h.add(user("h1"));
+                            return Outcome.of(
+                                new ChatUpdate(chat.record(), h, List.of(), List.of()), null);
+                          }));
+      assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
+      // Another chat is deleted while the held one's call is in progress.
+      assertThat(pool.submit(() -> store().delete(other)).get(30, TimeUnit.SECONDS)).isTrue();
+      Future<Boolean> deleteHeld = pool.submit(() -> store().delete(held));
+      Thread.sleep(300);
+      assertThat(deleteHeld).as("waits for the call on its chat").isNotDone();
+      release.countDown();
+      holder.get(60, TimeUnit.SECONDS);
+      assertThat(deleteHeld.get(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(store().find(held)).isEmpty();
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
+    }
+  }
 }

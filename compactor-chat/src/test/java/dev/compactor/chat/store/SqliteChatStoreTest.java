@@ -100,6 +100,72 @@ class SqliteChatStoreTest extends ChatStoreContract {
     assertThat(store.lockEntries()).isZero();
   }
 
+  @Test
+  void aVersion1Database_isMigrated_keepsItsChats_andGainsListingAndKeys() throws Exception {
+    Path old = dir.resolve("v1.db");
+    org.flywaydb.core.Flyway.configure(getClass().getClassLoader())
+        .dataSource("jdbc:sqlite:" + old, null, null)
+        .locations(Migrations.LOCATION + "sqlite")
+        .target("1")
+        .load()
+        .migrate();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + old);
+        java.sql.Statement st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO chats (tenant, chat_id, interactions, version, created_at, updated_at)"
+              + " VALUES ('t', 'before', 3, 1, '2025-01-01T00:00:00.000000000Z',"
+              + " '2025-01-02T00:00:00.000000000Z')");
+    }
+    try (SqliteChatStore migrated = SqliteChatStore.open(old)) {
+      ChatPage page = migrated.listChats("t", null, 10);
+      assertThat(page.chats()).hasSize(1);
+      assertThat(page.chats().get(0).record().interactions()).isEqualTo(3);
+      assertThat(page.chats().get(0).record().updatedAt())
+          .isEqualTo(Instant.parse("2025-01-02T00:00:00Z"));
+      assertThat(migrated.keys().authenticate(migrated.keys().create("t").key())).contains("t");
+    }
+  }
+
+  @Test
+  void readOnlyVersion1Database_hasNoKeys_andIsNotMigrated() throws Exception {
+    Path old = dir.resolve("v1-ro.db");
+    org.flywaydb.core.Flyway.configure(getClass().getClassLoader())
+        .dataSource("jdbc:sqlite:" + old, null, null)
+        .locations(Migrations.LOCATION + "sqlite")
+        .target("1")
+        .load()
+        .migrate();
+    try (SqliteChatStore ro = SqliteChatStore.openReadOnly(old)) {
+      assertThat(ro.keys().list()).isEmpty();
+      assertThat(ro.keys().anyActive()).isFalse();
+      assertThat(ro.keys().authenticate("cpk_aaaaaaaa_" + "a".repeat(52))).isEmpty();
+    }
+    try (SqliteChatStore rw = SqliteChatStore.open(old)) {
+      assertThat(rw.keys().list()).isEmpty();
+    }
+  }
+
+  @Test
+  void delete_thatFailsPartWay_deletesNothing() throws Exception {
+    ChatKey k = new ChatKey("t", "doomed");
+    store.update(k, chat -> append(k, chat, "kept"));
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + dir.resolve("nested/dir/chats.db"));
+        java.sql.Statement st = c.createStatement()) {
+      // The chat's row is deleted last: the history is already gone when this refuses.
+      st.execute(
+          "CREATE TRIGGER refuse_chat_delete BEFORE DELETE ON chats"
+              + " BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END");
+    }
+    assertThatThrownBy(() -> store.delete(k))
+        .isInstanceOf(ChatStoreException.class)
+        .hasMessageContaining("deleting chat t/doomed");
+    assertThat(store.find(k).orElseThrow().messages())
+        .extracting(Message::content)
+        .containsExactly("kept");
+  }
+
   private static Outcome<Void> append(ChatKey k, ChatSnapshot chat, String text) {
     ChatRecord r = chat.exists() ? chat.record() : ChatRecord.fresh(k, Instant.EPOCH);
     List<Message> h = new ArrayList<>(chat.messages());

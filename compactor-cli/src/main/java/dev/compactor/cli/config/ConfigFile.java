@@ -58,7 +58,7 @@ public record ConfigFile(
     this(path, display, context, models, List.of());
   }
 
-  private static final Set<String> TOP_KEYS = Set.of("context", "models");
+  private static final Set<String> TOP_KEYS = Set.of("context", "models", "server", "upstreams");
   private static final Set<String> CONTEXT_KEYS =
       Set.of("budget", "compact_instructions", "keep_recent_tokens");
   private static final Set<String> MODEL_KEYS =

@@ -96,18 +96,6 @@ final class HttpTransport {
     this.mapper = mapper;
   }
 
-  /** A transport whose calls are limited by {@code timeout} alone. */
-  public HttpTransport(
-      HttpClient client,
-      RetryPolicy retry,
-      Sleeper sleeper,
-      Random random,
-      Clock clock,
-      Duration timeout,
-      ErrorMapper mapper) {
-    this(client, retry, sleeper, random, clock, timeout, timeout, mapper);
-  }
-
   public ErrorMapper mapper() {
     return mapper;
   }

@@ -12,12 +12,15 @@ import java.util.List;
  * sent (the covered messages, the earlier checkpoint, the instructions) and would return (the
  * rendered checkpoint), then hands the checkpoint back unchanged.
  */
-final class CountingSummarizer implements Summarizer {
+public final class CountingSummarizer implements Summarizer {
   private final Summarizer delegate;
   private final TokenCounter counter;
   private final ReplayEvents events;
 
-  CountingSummarizer(Summarizer delegate, TokenCounter counter, ReplayEvents events) {
+  /**
+   * Counts the summaries of {@code delegate} into {@code events}, measured with {@code counter}.
+   */
+  public CountingSummarizer(Summarizer delegate, TokenCounter counter, ReplayEvents events) {
     this.delegate = delegate;
     this.counter = counter;
     this.events = events;

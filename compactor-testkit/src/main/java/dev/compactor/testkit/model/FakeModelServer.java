@@ -79,6 +79,15 @@ import java.util.function.ToLongFunction;
 public final class FakeModelServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  static {
+    // The JDK server writes a response's headers and body separately; without TCP_NODELAY, Nagle's
+    // algorithm holds the body until the client's delayed ACK, about 40 ms per request on Linux,
+    // which no real provider adds. The JDK reads the property once, when its first server starts.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
   private final HttpServer server;
   private final ExecutorService executor;
   private final ConcurrentLinkedDeque<Reply> replies = new ConcurrentLinkedDeque<>();

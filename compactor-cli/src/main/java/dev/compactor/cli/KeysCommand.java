@@ -1,0 +1,275 @@
+package dev.compactor.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.chat.auth.ApiKeyInfo;
+import dev.compactor.chat.auth.ApiKeys;
+import dev.compactor.chat.auth.NewApiKey;
+import dev.compactor.chat.auth.TenantNames;
+import dev.compactor.chat.store.ChatStore;
+import dev.compactor.chat.store.ChatStores;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code compactor keys}: the API keys of the chat service, kept in the chats' database. A new key
+ * is printed once, on standard output; only its hash is stored. Keys are named by their public
+ * prefix ({@code cpk_<id>}) everywhere else.
+ */
+@Command(
+    name = "keys",
+    mixinStandardHelpOptions = true,
+    description = {
+      "API keys of the chat service (compactor serve): each names a tenant. Kept in the chats'"
+          + " database, only as hashes."
+    },
+    subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
+final class KeysCommand implements Runnable {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @ParentCommand CompactorCommand parent;
+
+  /** Exit code of {@code keys revoke} when no key has the prefix. */
+  static final int EXIT_NO_SUCH_KEY = 1;
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Which database: {@code --db}, else the default SQLite file of the user's data directory. */
+  static final class DatabaseOption {
+    @Option(
+        names = "--db",
+        paramLabel = "URL",
+        description = {
+          "The chats' database: a SQLite file path or sqlite:PATH (default"
+              + " $XDG_DATA_HOME/compactor/chats.db, else ~/.local/share/compactor/chats.db), or a"
+              + " PostgreSQL URL: postgresql://user@host/db or jdbc:postgresql://host/db?user=…"
+              + " (currentSchema=S picks the schema). Other URLs are refused."
+        })
+    String db;
+
+    String where(KeysCommand keys) {
+      return db != null
+          ? db
+          : ChatStores.defaultSqliteFile(
+                  CompactorCommand.envOf(keys == null ? null : keys.parent),
+                  System.getProperty("user.home"))
+              .toString();
+    }
+  }
+
+  private static String instant(Instant t) {
+    return t == null ? "-" : t.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  private static ObjectNode json(ApiKeyInfo k) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("prefix", k.prefix());
+    o.put("tenant", k.tenant());
+    o.put("created_at", k.createdAt().toString());
+    o.put("last_used_at", k.lastUsedAt() == null ? null : k.lastUsedAt().toString());
+    o.put("revoked_at", k.revokedAt() == null ? null : k.revokedAt().toString());
+    o.put("active", k.active());
+    return o;
+  }
+
+  private static void print(PrintWriter w, Object json) throws Exception {
+    w.println(JSON.writeValueAsString(json));
+    w.flush();
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Creates an API key for a tenant and prints it once, on standard output: store it now,"
+            + " it cannot be shown again (only its hash is kept)."
+      })
+  static final class Create implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+    @ParentCommand KeysCommand keys;
+    @Mixin DatabaseOption database = new DatabaseOption();
+
+    @Option(
+        names = "--tenant",
+        required = true,
+        paramLabel = "T",
+        description =
+            "The tenant the key names: 1 to "
+                + TenantNames.MAX_LENGTH
+                + " ASCII letters, digits, '.', '_' or '-', beginning with a letter or digit.")
+    String tenant;
+
+    @Option(
+        names = "--json",
+        description = "Print one JSON object: key, prefix, tenant, created_at.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+      try {
+        TenantNames.check(tenant, "--tenant");
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+      try (ChatStore store = ChatStores.open(database.where(keys))) {
+        NewApiKey k = store.keys().create(tenant);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+          ObjectNode o = JSON.createObjectNode();
+          o.put("key", k.key());
+          o.put("prefix", k.info().prefix());
+          o.put("tenant", k.info().tenant());
+          o.put("created_at", k.info().createdAt().toString());
+          print(out, o);
+        } else {
+          out.println(k.key());
+          out.flush();
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
+            "compactor: created API key "
+                + k.info().prefix()
+                + " for tenant "
+                + k.info().tenant()
+                + " in "
+                + store.describe()
+                + ". The key is shown only this once: store it now (only its hash is kept).");
+        err.flush();
+        return 0;
+      }
+    }
+  }
+
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Lists the API keys: prefix, tenant, created, last used (recorded at most once a minute),"
+            + " and whether revoked. Never a key or its hash. Only reads the database."
+      })
+  static final class ListKeys implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+    @ParentCommand KeysCommand keys;
+    @Mixin DatabaseOption database = new DatabaseOption();
+
+    @Option(
+        names = "--json",
+        description =
+            "Print one JSON object: {\"keys\": [{prefix, tenant, created_at, last_used_at,"
+                + " revoked_at, active}]}.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+      List<ApiKeyInfo> all;
+      String where;
+      try (ChatStore store = ChatStores.openReadOnly(database.where(keys))) {
+        all = store.keys().list();
+        where = store.describe();
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        ObjectNode o = JSON.createObjectNode();
+        ArrayNode a = o.putArray("keys");
+        all.forEach(k -> a.add(json(k)));
+        print(out, o);
+        return 0;
+      }
+      if (all.isEmpty()) {
+        out.println("no API keys in " + where);
+        out.flush();
+        return 0;
+      }
+      int tenantWidth =
+          Math.max(6, all.stream().mapToInt(k -> k.tenant().length()).max().orElse(6));
+      String row = "%-12s  %-" + tenantWidth + "s  %-20s  %-20s  %s%n";
+      out.printf(row, "PREFIX", "TENANT", "CREATED", "LAST USED", "STATUS");
+      for (ApiKeyInfo k : all) {
+        out.printf(
+            row,
+            k.prefix(),
+            k.tenant(),
+            instant(k.createdAt()),
+            instant(k.lastUsedAt()),
+            k.active() ? "active" : "revoked " + instant(k.revokedAt()));
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "revoke",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Revokes an API key at once: requests with it are refused from then on. The key is named"
+            + " by its prefix as keys list shows it (cpk_<id>)."
+      })
+  static final class Revoke implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+    @ParentCommand KeysCommand keys;
+    @Mixin DatabaseOption database = new DatabaseOption();
+
+    @Parameters(
+        index = "0",
+        paramLabel = "PREFIX",
+        description = "The key's prefix, cpk_ followed by 8 characters (see keys list).")
+    String prefix;
+
+    @Override
+    public Integer call() {
+      String id;
+      try {
+        id = ApiKeys.parseIdOrPrefix(prefix, "PREFIX");
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+      try (ChatStore store = ChatStores.open(database.where(keys))) {
+        Optional<ApiKeyInfo> before = store.keys().find(id);
+        Optional<ApiKeyInfo> after = store.keys().revoke(id);
+        PrintWriter out = spec.commandLine().getOut();
+        if (after.isEmpty()) {
+          spec.commandLine()
+              .getErr()
+              .println(
+                  "compactor: no API key "
+                      + ApiKeys.prefixOf(id)
+                      + " in "
+                      + store.describe()
+                      + " (keys list shows the keys)");
+          spec.commandLine().getErr().flush();
+          return EXIT_NO_SUCH_KEY;
+        }
+        ApiKeyInfo k = after.get();
+        boolean already = before.isPresent() && !before.get().active();
+        out.println(
+            (already ? "API key " + k.prefix() + " was already revoked at " : "revoked API key ")
+                + (already ? instant(k.revokedAt()) : k.prefix())
+                + " (tenant "
+                + k.tenant()
+                + ")");
+        out.flush();
+        return 0;
+      }
+    }
+  }
+}

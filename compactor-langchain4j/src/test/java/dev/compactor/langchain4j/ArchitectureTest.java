@@ -1,0 +1,40 @@
+package dev.compactor.langchain4j;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The adapter is built on the public API of core and log only: no other module's {@code internal}
+ * package (compactor-cli's {@code ArchitectureTest} checks the same for the modules on its class
+ * path; this module is not one of them).
+ */
+class ArchitectureTest {
+  private static final JavaClasses ADAPTER =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.compactor.langchain4j");
+
+  @Test
+  void adapter_usesNoInternalPackageOfAnotherModule() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.compactor.core.internal..",
+            "dev.compactor.wire.internal..",
+            "dev.compactor.log.internal..",
+            "dev.compactor.models.internal..")
+        .check(ADAPTER);
+  }
+
+  @Test
+  void adapter_importsClassesAtAll() {
+    // Guards the rule above against passing vacuously on an empty import.
+    assertThat(ADAPTER.contain("dev.compactor.langchain4j.CompactingChatMemory")).isTrue();
+  }
+}
