@@ -17,19 +17,10 @@ import dev.compactor.core.tokens.TokenizerFamily;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Compacting the gptme-2000 workload (2,000 messages, 7.29 M characters, 1.87 M cl100k tokens) the
@@ -66,13 +57,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Add {@code -p corpus=/path/to/gptme-2000.conversation.jsonl.gz} when the corpus is not at {@code
  * shared/corpus/synthetic/} in or above the working directory.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class CompactionBenchmark {
+public class CompactionBenchmark extends CorpusBenchmark {
   /** The window the workload was measured with. */
   public static final long WINDOW = 1_000_000;
 
@@ -81,9 +66,6 @@ public class CompactionBenchmark {
 
   @Param({"trim", "summarize"})
   public String strategy;
-
-  @Param({""})
-  public String corpus;
 
   private static final AtomicLong COLD = new AtomicLong();
 

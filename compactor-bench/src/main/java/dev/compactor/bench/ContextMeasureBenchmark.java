@@ -16,16 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The per-turn check: measuring the gptme-2000 conversation (2,000 messages, 7.29 M characters,
@@ -50,20 +43,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * Add {@code -p corpus=/path/to/gptme-2000.conversation.jsonl.gz} when the corpus is not at {@code
  * shared/corpus/synthetic/} in or above the working directory.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class ContextMeasureBenchmark {
+public class ContextMeasureBenchmark extends CorpusBenchmark {
   private static final String MODEL = "openai/gpt-4o";
 
   @Param({"cl100k_base", "o200k_base", "estimate"})
   public String encoding;
-
-  @Param({""})
-  public String corpus;
 
   private List<Message> conversation; // the workload + one slot for the new message
   private ContextMeter warm;

@@ -5,6 +5,7 @@ import dev.compactor.log.imports.Importers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Loads the benchmark workload {@code shared/corpus/synthetic/gptme-2000.conversation.jsonl.gz}
@@ -40,19 +41,35 @@ public final class Corpus {
       }
       return p;
     }
+    return upwards(
+        DEFAULT,
+        Files::isRegularFile,
+        "benchmark corpus",
+        "pass -p corpus=/path/to/gptme-2000.conversation.jsonl.gz or -D" + PROPERTY + "=...");
+  }
+
+  /**
+   * {@code relative} resolved against the working directory or the nearest directory above it where
+   * it passes {@code test}.
+   *
+   * @param what the thing looked for, for the error
+   * @param hint what to do instead, for the error
+   * @throws IllegalStateException naming where it was looked for when it is in none
+   */
+  static Path upwards(String relative, Predicate<Path> test, String what, String hint) {
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path p = dir.resolve(DEFAULT);
-      if (Files.isRegularFile(p)) {
+      Path p = dir.resolve(relative);
+      if (test.test(p)) {
         return p;
       }
     }
     throw new IllegalStateException(
-        "benchmark corpus "
-            + DEFAULT
+        what
+            + " "
+            + relative
             + " not found in "
             + Path.of("").toAbsolutePath()
-            + " or above; pass -p corpus=/path/to/gptme-2000.conversation.jsonl.gz or -D"
-            + PROPERTY
-            + "=...");
+            + " or above; "
+            + hint);
   }
 }

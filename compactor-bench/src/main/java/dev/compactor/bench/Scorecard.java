@@ -289,18 +289,8 @@ public final class Scorecard implements Callable<Integer> {
   }
 
   static Path locate() {
-    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path p = dir.resolve(DEFAULT_CORPUS);
-      if (Files.isDirectory(p)) {
-        return p;
-      }
-    }
-    throw new IllegalStateException(
-        "corpus "
-            + DEFAULT_CORPUS
-            + " not found in "
-            + Path.of("").toAbsolutePath()
-            + " or above; pass its directory as the first argument");
+    return Corpus.upwards(
+        DEFAULT_CORPUS, Files::isDirectory, "corpus", "pass its directory as the first argument");
   }
 
   private static String stripExtension(String name) {

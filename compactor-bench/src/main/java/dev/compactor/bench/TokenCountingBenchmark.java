@@ -5,18 +5,9 @@ import dev.compactor.core.tokens.TextTokenizer;
 import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.core.tokens.TokenizerFamily;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Raw tokenizer throughput: tokenizing the text of every message of the gptme-2000 workload (2,000
@@ -33,19 +24,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Add {@code -p corpus=/path/to/gptme-2000.conversation.jsonl.gz} when the corpus is not at {@code
  * shared/corpus/synthetic/} in or above the working directory.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class TokenCountingBenchmark {
+public class TokenCountingBenchmark extends CorpusBenchmark {
 
   @Param({"cl100k_base", "o200k_base", "estimate"})
   public String encoding;
-
-  @Param({""})
-  public String corpus;
 
   private List<String> texts;
   private TextTokenizer tokenizer;

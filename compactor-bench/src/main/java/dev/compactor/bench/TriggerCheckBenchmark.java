@@ -24,16 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The per-turn trigger check on the gptme-2000 workload (2,000 messages, 1.87 M cl100k tokens)
@@ -59,18 +51,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Add {@code -p corpus=/path/to/gptme-2000.conversation.jsonl.gz} when the corpus is not at {@code
  * shared/corpus/synthetic/} in or above the working directory.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class TriggerCheckBenchmark {
+public class TriggerCheckBenchmark extends CorpusBenchmark {
   private static final String MODEL = "openai/gpt-4";
   private static final long BUDGET = 3_000_000;
-
-  @Param({""})
-  public String corpus;
 
   private TurnConversation conversation;
   private AutoCompactor auto;

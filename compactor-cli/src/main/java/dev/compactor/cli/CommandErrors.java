@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -29,39 +30,31 @@ final class CommandErrors {
 
   private CommandErrors() {}
 
+  /**
+   * The error codes by exception type, most specific first: the first type the error is an instance
+   * of gives its code.
+   */
+  private static final List<Map.Entry<Class<? extends Throwable>, String>> CODES =
+      List.of(
+          Map.entry(CommandLine.ParameterException.class, "usage"),
+          Map.entry(InvalidSettingException.class, "invalid_setting"),
+          Map.entry(UnknownModelException.class, "unknown_model"),
+          Map.entry(AuthenticationException.class, "authentication"),
+          Map.entry(ModelException.class, "model_error"),
+          Map.entry(ImportException.class, "import_failed"),
+          Map.entry(ConversationLockedException.class, "locked"),
+          Map.entry(LogFormatException.class, "corrupt_log"),
+          Map.entry(LogIOException.class, "io_error"),
+          Map.entry(IOException.class, "io_error"),
+          Map.entry(UncheckedIOException.class, "io_error"),
+          Map.entry(IllegalArgumentException.class, "invalid_argument"));
+
   /** The error's code in JSON output: a stable lower-case word for the kind of failure. */
   static String code(Throwable e) {
-    if (e instanceof CommandLine.ParameterException) {
-      return "usage";
-    }
-    if (e instanceof InvalidSettingException) {
-      return "invalid_setting";
-    }
-    if (e instanceof UnknownModelException) {
-      return "unknown_model";
-    }
-    if (e instanceof AuthenticationException) {
-      return "authentication";
-    }
-    if (e instanceof ModelException) {
-      return "model_error";
-    }
-    if (e instanceof ImportException) {
-      return "import_failed";
-    }
-    if (e instanceof ConversationLockedException) {
-      return "locked";
-    }
-    if (e instanceof LogFormatException) {
-      return "corrupt_log";
-    }
-    if (e instanceof LogIOException
-        || e instanceof IOException
-        || e instanceof UncheckedIOException) {
-      return "io_error";
-    }
-    if (e instanceof IllegalArgumentException) {
-      return "invalid_argument";
+    for (Map.Entry<Class<? extends Throwable>, String> c : CODES) {
+      if (c.getKey().isInstance(e)) {
+        return c.getValue();
+      }
     }
     return "error";
   }

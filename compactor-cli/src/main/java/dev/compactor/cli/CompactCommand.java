@@ -143,12 +143,7 @@ final class CompactCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
-  @Option(
-      names = "--strict",
-      description =
-          "Refuse a transcript with broken parts (malformed lines, entries without a role, tool"
-              + " results without their call, …) instead of skipping or repairing them.")
-  boolean strict;
+  @Mixin StrictOption reading = new StrictOption();
 
   /**
    * What {@code compact} prints (as JSON with {@code --json}).
@@ -215,7 +210,7 @@ final class CompactCommand implements Callable<Integer> {
           ImportTarget.Fingerprint fp =
               plan.fingerprint() != null ? plan.fingerprint() : ImportTarget.Fingerprint.of(file);
           progress.say("reading " + file);
-          ConversationInput read = ConversationInput.read(file, format).checked(strict);
+          ConversationInput read = ConversationInput.read(file, format).checked(reading.strict);
           ImportedConversation chosen = choose(read);
           pending = new PendingImport(chosen, read.format(), fp);
           input = new ConversationInput(file, read.format(), List.of(chosen), null);
@@ -344,13 +339,18 @@ final class CompactCommand implements Callable<Integer> {
       outcome = v.changed() ? "compacted" : "not-needed";
     }
     if (!within && v.shortfall().isPresent()) {
-      hints.addAll(remedyHints(v.shortfall().get(), b));
+      Shortfall sf = v.shortfall().get();
+      // One message: the reason says why, the hints say what would get further (the engine's
+      // reason ends with the same remedies in its own words; they are not repeated).
+      reason = shortfallReason(sf, strategy);
+      hints.addAll(remedyHints(sf, b));
     } else if (!within || v.failed()) {
       hints.addAll(furtherHints(v.tokensAfter(), b));
     }
+    // The engine's low-savings advice, unless a hint already names the strategy it suggests.
     v.suggestion()
         .map(CompactCommand::cliWording)
-        .filter(h -> !hints.contains(h))
+        .filter(h -> hints.stream().noneMatch(x -> sameAdvice(x, h)))
         .ifPresent(hints::add);
     List<String> invalid = violations.stream().map(Violation::toString).toList();
     int exit =
@@ -433,6 +433,46 @@ final class CompactCommand implements Callable<Integer> {
         o instanceof CompactionOutcome.Limited l ? Optional.of(l.shortfall()) : Optional.empty());
   }
 
+  /**
+   * Why the view stays over the budget, in this command's terms and without the remedies (they are
+   * the hints). A budget below what the strategy keeps verbatim is said plainly, with the option:
+   * no strategy run can go below that part, so only a larger {@code --context-budget} (or, for a
+   * strategy that also keeps the newest user request, {@code summarize}) gets further.
+   */
+  static String shortfallReason(Shortfall sf, String strategy) {
+    if (sf.cause() == Shortfall.Cause.PROTECTED_TOO_LARGE) {
+      return String.format(
+          "the budget of %,d tokens (--context-budget) is below the protected part: what %s keeps"
+              + " verbatim (system prompt and head, pinned messages,%s the final step) is %,d"
+              + " tokens; no %s run can make the view smaller than that",
+          sf.budget(),
+          strategy,
+          strategy.equals(ManualCompaction.SUMMARIZE) ? "" : " the newest user request,",
+          sf.protectedTokens(),
+          strategy);
+    }
+    String reason = sf.reason();
+    String remedies =
+        "; "
+            + sf.remedies().stream()
+                .map(Shortfall.Remedy::describe)
+                .collect(java.util.stream.Collectors.joining(", or "));
+    if (reason.endsWith(remedies)) {
+      reason = reason.substring(0, reason.length() - remedies.length());
+    }
+    return cliWording(reason);
+  }
+
+  /** Whether two hints give the same advice: both point to the same {@code --strategy}. */
+  private static boolean sameAdvice(String a, String b) {
+    java.util.regex.Matcher ma = STRATEGY_HINT.matcher(a);
+    java.util.regex.Matcher mb = STRATEGY_HINT.matcher(b);
+    return a.equals(b) || (ma.find() && mb.find() && ma.group(1).equals(mb.group(1)));
+  }
+
+  private static final java.util.regex.Pattern STRATEGY_HINT =
+      java.util.regex.Pattern.compile("--strategy ([A-Za-z][\\w-]*)");
+
   /** What would get the view further toward (or within) the budget, as options of this command. */
   private List<String> furtherHints(long tokensNow, ResolvedBudget b) {
     List<String> hints = new ArrayList<>();
@@ -467,6 +507,12 @@ final class CompactCommand implements Callable<Integer> {
                 ? "--strategy summarize replaces the older part with a checkpoint summary and"
                     + " usually gets further"
                 : "--strategy " + o.strategy() + " may get further";
+      } else if (r instanceof Shortfall.Remedy.LargerBudget l
+          && l.tokens() <= usable
+          && shortfall.cause() == Shortfall.Cause.PROTECTED_TOO_LARGE) {
+        h =
+            String.format(
+                "--context-budget %d or more: the protected part alone is that large", l.tokens());
       } else if (r instanceof Shortfall.Remedy.LargerBudget l && l.tokens() <= usable) {
         h =
             String.format(

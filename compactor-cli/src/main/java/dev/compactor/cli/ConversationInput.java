@@ -6,9 +6,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.log.imports.ImportResult;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
-import dev.compactor.log.store.LogFormatException;
 import dev.compactor.log.store.StoredConversation;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,13 +15,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * What a command reads: a conversation directory of the store (its active view) or a transcript
  * file in any importable format (every conversation in it). Each is decoded once: a directory read
  * for writing stays open (locked) until {@link #close()}, so the command works on what it read; a
- * directory read read-only is read from a private copy and keeps only a snapshot of its settings.
+ * directory read read-only is read in place without a lock and keeps only a snapshot of its
+ * settings.
  *
  * @param path what was given
  * @param format the detected format ({@code compactor-store} for a directory)
@@ -63,7 +61,7 @@ record ConversationInput(
    * Reads {@code path}; {@code format} null means detect. With {@code readOnly}, a conversation
    * directory is read without changing anything in it — no lock file, no repair of a torn last line
    * (it is reported as a problem instead), no new directories — so a read-only directory can be
-   * inspected: its files are read from a private copy, which is opened and then deleted.
+   * inspected: its files are read in place and nothing is written anywhere.
    */
   static ConversationInput read(Path path, String format, boolean readOnly) {
     if (!Files.exists(path)) {
@@ -75,7 +73,7 @@ record ConversationInput(
             path + " is a directory without conversation.jsonl: not a conversation directory");
       }
       return readOnly
-          ? readSnapshot(path)
+          ? readInPlace(path)
           : ofStore(path, STORE_FORMAT, StoredConversation.open(path));
     }
     ImportResult r = format == null ? Importers.read(path) : Importers.read(path, format);
@@ -103,19 +101,6 @@ record ConversationInput(
         problems);
   }
 
-  /** Reads the directory {@code dir} (a private copy) as {@code shown}, and closes it. */
-  private static ConversationInput readClosed(Path shown, Path dir) {
-    try (StoredConversation c = StoredConversation.open(dir)) {
-      return new ConversationInput(
-          shown,
-          STORE_FORMAT,
-          List.of(activeView(shown, c, List.of())),
-          null,
-          shown,
-          new LinkedHashMap<>(c.settings().asMap()));
-    }
-  }
-
   /** An open directory's setting, or a read-only directory's snapshot of it. */
   Optional<String> setting(String key) {
     if (store != null) {
@@ -132,78 +117,20 @@ record ConversationInput(
     }
   }
 
-  /** Opens a copy of the directory's files (not its saved tool outputs), then deletes it. */
-  private static ConversationInput readSnapshot(Path dir) {
-    Path copy = null;
-    try {
-      copy = Files.createTempDirectory("compactor-read-");
-      Map<Path, Long> sizes = new LinkedHashMap<>();
-      try (Stream<Path> files = Files.walk(dir)) {
-        for (Path f : (Iterable<Path>) files::iterator) {
-          Path rel = dir.relativize(f);
-          if (rel.toString().isEmpty()
-              || rel.startsWith("tool-outputs")
-              || rel.toString().equals(".lock")) {
-            continue;
-          }
-          Path target = copy.resolve(rel.toString());
-          if (Files.isDirectory(f)) {
-            Files.createDirectories(target);
-          } else {
-            Files.copy(f, target);
-            sizes.put(rel, Files.size(target));
-          }
-        }
-      }
-      ConversationInput opened;
-      try {
-        opened = readClosed(dir, copy);
-      } catch (LogFormatException e) {
-        // Name the file of the directory, not of the private copy.
-        Path file = dir.resolve(copy.relativize(e.file()).toString());
-        String detail = e.getMessage().substring(e.getMessage().indexOf(": ") + 2);
-        throw new LogFormatException(file, e.line(), e.byteOffset(), detail, e);
-      } catch (CompactorException e) {
-        throw new CompactorException(e.getMessage().replace(copy.toString(), dir.toString()), e);
-      }
-      List<String> problems = new ArrayList<>();
-      for (Map.Entry<Path, Long> e : sizes.entrySet()) {
-        Path now = copy.resolve(e.getKey().toString());
-        long size = Files.exists(now) ? Files.size(now) : -1;
-        if (size != e.getValue()) {
-          problems.add(
-              e.getKey()
-                  + ": its last line is incomplete or lacks its line break (a write cut short);"
-                  + " read without it here, left as it is, and repaired by the next command that"
-                  + " writes to the conversation");
-        }
-      }
-      if (problems.isEmpty()) {
-        return opened;
-      }
-      ImportedConversation c = opened.conversations().get(0);
+  /**
+   * Reads the directory in place, read-only (no lock, nothing created or repaired), keeps a
+   * snapshot of its settings and closes it. What a crash left that a writing open would repair is a
+   * problem.
+   */
+  private static ConversationInput readInPlace(Path dir) {
+    try (StoredConversation c = StoredConversation.openReadOnly(dir)) {
       return new ConversationInput(
           dir,
           STORE_FORMAT,
-          List.of(
-              new ImportedConversation(c.name(), c.messages(), c.metadata(), c.notes(), problems)),
+          List.of(activeView(dir, c, c.readOnlyProblems())),
           null,
           dir,
-          opened.storeSettings());
-    } catch (IOException e) {
-      throw new CompactorException("cannot read " + dir + ": " + e.getMessage(), e);
-    } finally {
-      if (copy != null) {
-        deleteQuietly(copy);
-      }
-    }
-  }
-
-  private static void deleteQuietly(Path root) {
-    try (Stream<Path> files = Files.walk(root)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // a temporary directory; nothing to report
+          new LinkedHashMap<>(c.settings().asMap()));
     }
   }
 

@@ -60,19 +60,14 @@ final class InspectCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
-  @Option(
-      names = "--strict",
-      description =
-          "Refuse a transcript with broken parts (malformed lines, entries without a role, tool"
-              + " results without their call, …) instead of skipping or repairing them.")
-  boolean strict;
+  @Mixin StrictOption reading = new StrictOption();
 
   @Override
   public Integer call() throws Exception {
     TokenizerWarmUp.start(file, budget.model);
-    // Read-only: a directory is read from a private copy, with no lock and nothing saved.
+    // Read-only: a directory is read in place, with no lock and nothing written or saved.
     try (ConversationInput input = ConversationInput.read(file, format, true)) {
-      return inspect(input.checked(strict));
+      return inspect(input.checked(reading.strict));
     }
   }
 
@@ -287,7 +282,11 @@ final class InspectCommand implements Callable<Integer> {
       w.printf("  problem       %s%n", p);
     }
     List<Invalid> invalid = out.invalid();
-    if (invalid.isEmpty()) {
+    if (invalid.isEmpty() && !out.problems().isEmpty()) {
+      // The import repaired what it could (orphan results kept as user messages, unanswered
+      // calls moved to metadata) or skipped it: the conversation as read is valid.
+      w.printf("  invariants    valid as imported (the problems above were repaired or skipped)%n");
+    } else if (invalid.isEmpty()) {
       w.printf("  invariants    valid%n");
     } else {
       w.printf(Locale.ROOT, "  invariants    %d violation(s)%n", invalid.size());

@@ -9,6 +9,7 @@ import dev.compactor.server.ServerMetrics;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
 import dev.compactor.server.UpstreamModels;
+import dev.compactor.server.proxy.ProxyStore;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -115,6 +116,14 @@ final class ServeCommand implements Callable<Integer> {
     ChatModelOptions options = ChatModelOptions.builder().timeout(resolved.timeout()).build();
     PrintWriter err = spec.commandLine().getErr();
     ChatStore store = ChatStores.open(resolved.db());
+    ProxyStore proxyStore;
+    try {
+      // after the chat store: on a fresh database its migrations must run first (see ProxyStore)
+      proxyStore = ProxyStore.open(resolved.db());
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
     CompactorServer server;
     try {
       Tenants tenants = Tenants.of(store.keys());
@@ -125,7 +134,7 @@ final class ServeCommand implements Callable<Integer> {
               .build();
       PrintStream log = new PrintStream(System.err, true, StandardCharsets.UTF_8);
       try {
-        server = CompactorServer.start(settings, service, tenants, log, metrics);
+        server = CompactorServer.start(settings, service, tenants, log, metrics, proxyStore, env);
       } catch (IllegalArgumentException | CompactorServer.ServerStartException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -133,12 +142,16 @@ final class ServeCommand implements Callable<Integer> {
       err.println("compactor serve: store " + store.describe());
       err.println("compactor serve: auth " + tenants.describe());
       err.println(
+          "compactor serve: proxy /v1/chat/completions, /v1/messages (compacting),"
+              + " /v1/responses, /v1/messages/count_tokens, /v1/models (passed through)");
+      err.println(
           "compactor serve: upstreams "
               + (settings.upstreams().isEmpty()
                   ? "none configured (public OpenAI/Anthropic endpoints, keys from the environment)"
                   : String.join(", ", settings.upstreams().keySet())));
       err.flush();
     } catch (RuntimeException e) {
+      proxyStore.close();
       store.close();
       throw e;
     }
@@ -159,6 +172,7 @@ final class ServeCommand implements Callable<Integer> {
           try {
             running.close();
           } finally {
+            proxyStore.close();
             store.close();
             err.println("compactor serve: stopped");
             err.flush();

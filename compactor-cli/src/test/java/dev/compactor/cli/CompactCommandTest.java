@@ -96,4 +96,80 @@ class CompactCommandTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("--conversation").contains("task-1/trial-0");
   }
+
+  /** An OpenAI-chat transcript whose system prompt alone is about {@code words} tokens. */
+  private Path bigSystemPrompt(int words) throws Exception {
+    StringBuilder sys = new StringBuilder();
+    for (int i = 0; i < words; i++) {
+      sys.append(" rule").append(i);
+    }
+    return Files.writeString(
+        dir.resolve("chat.json"),
+        "[{\"role\":\"system\",\"content\":\""
+            + sys
+            + "\"},{\"role\":\"user\",\"content\":\"hi\"},"
+            + "{\"role\":\"assistant\",\"content\":\"hello\"}]");
+  }
+
+  @Test
+  void compact_budgetBelowTheProtectedPart_isSaidPlainly_withTheOptionAndTheSize()
+      throws Exception {
+    Path f = bigSystemPrompt(1500);
+    for (String strategy : List.of("trim", "summarize")) {
+      CliRunner r =
+          CliRunner.run(
+              "compact",
+              f.toString(),
+              "--out",
+              dir.resolve("c-" + strategy).toString(),
+              "--model",
+              "openai/gpt-4o",
+              "--summarizer",
+              "extractive",
+              "--strategy",
+              strategy,
+              "--context-budget",
+              "1000",
+              "--json");
+      assertThat(r.exitCode()).as(strategy + r.err()).isEqualTo(CompactCommand.EXIT_OVER_BUDGET);
+      JsonNode j = JSON.readTree(r.out());
+      long protectedTokens = j.get("tokensBefore").asLong() - 20; // all but "hi" and "hello"
+      String reason = j.get("reason").asText();
+      assertThat(reason)
+          .as(strategy)
+          .contains("the budget of 1,000 tokens (--context-budget) is below the protected part")
+          .contains("what " + strategy + " keeps verbatim")
+          .contains("system prompt");
+      long said =
+          Long.parseLong(
+              reason
+                  .replaceAll(".* verbatim \\([^)]*\\) is ([\\d,]+) tokens.*", "$1")
+                  .replace(",", ""));
+      assertThat(said).as(reason).isBetween(protectedTokens, j.get("tokensBefore").asLong());
+      assertThat(j.get("hints").toString())
+          .contains("--context-budget " + said + " or more: the protected part alone");
+    }
+  }
+
+  @Test
+  void compact_overBudget_givesEachPieceOfAdviceOnce() throws Exception {
+    Path f = sample(40);
+    CliRunner r =
+        CliRunner.run(
+            "compact",
+            f.toString(),
+            "--out",
+            dir.resolve("c").toString(),
+            "--strategy",
+            "trim",
+            "--context-budget",
+            "0.05");
+    assertThat(r.exitCode()).as(r.err() + r.out()).isEqualTo(CompactCommand.EXIT_OVER_BUDGET);
+    String out = r.out();
+    assertThat(out).contains("over budget: trim").contains("to get further: --strategy summarize");
+    // The reason says why; the remedies are only in the hints, each once.
+    assertThat(out).doesNotContain("try the summarize strategy").doesNotContain("use a context");
+    assertThat(out.split("summarize", -1)).hasSize(2);
+    assertThat(out.split("--context-budget \\d+", -1)).hasSize(2);
+  }
 }

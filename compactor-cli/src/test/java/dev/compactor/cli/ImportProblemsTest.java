@@ -85,4 +85,47 @@ class ImportProblemsTest {
     assertThat(strict.exitCode()).isEqualTo(2);
     assertThat(strict.err()).contains("c7");
   }
+
+  @Test
+  void openAiOrphanResultAndUnansweredCall_areRepairedProblems_notViolations_inInspectAndCompact()
+      throws Exception {
+    Path f =
+        Files.writeString(
+            dir.resolve("calls.json"),
+            """
+            [{"role":"user","content":"hi"},
+             {"role":"tool","tool_call_id":"zz","content":"stray output"},
+             {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function",
+               "function":{"name":"ls","arguments":"{}"}}]},
+             {"role":"user","content":"never mind"},
+             {"role":"assistant","content":"ok"}]
+            """);
+    CliRunner json = CliRunner.run("inspect", f.toString(), "--json");
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    JsonNode j = JSON.readTree(json.out());
+    assertThat(j.get("invalid")).isEmpty();
+    assertThat(j.get("problems")).hasSize(2);
+    assertThat(j.get("problems").get(0).asText())
+        .contains("imported as user messages")
+        .contains("message 1 (msg-1) answers zz");
+    assertThat(j.get("problems").get(1).asText())
+        .contains("moved to metadata.extra.unanswered_tool_calls")
+        .contains("c1 (ls)");
+
+    CliRunner text = CliRunner.run("inspect", f.toString());
+    assertThat(text.exitCode()).isZero();
+    assertThat(text.out())
+        .contains("problem       1 tool result(s) without a matching call")
+        .contains("problem       1 tool call(s) without a result")
+        .contains("invariants    valid as imported (the problems above were repaired or skipped)");
+
+    // compact reads it the same way: the same two lines as warnings, a valid view.
+    CliRunner c =
+        CliRunner.run("compact", f.toString(), "--out", dir.resolve("c").toString(), "--json");
+    assertThat(c.exitCode()).as(c.err()).isZero();
+    assertThat(JSON.readTree(c.out()).get("invalid")).isEmpty();
+    for (JsonNode p : j.get("problems")) {
+      assertThat(c.err()).contains("warning: " + f + ": " + p.asText());
+    }
+  }
 }

@@ -167,7 +167,8 @@ class InspectCommandTest {
     JsonNode j = JSON.readTree(r.out());
     assertThat(j.get("messages").asInt()).isEqualTo(3);
     assertThat(j.get("problems").toString())
-        .contains("conversation.jsonl: its last line is incomplete");
+        .contains("conversation.jsonl: its last line is incomplete (line 4, from byte ")
+        .contains("left as it is");
 
     try (Stream<Path> all = Files.walk(conv)) {
       Set<Path> now = new TreeSet<>();

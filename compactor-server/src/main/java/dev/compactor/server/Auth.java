@@ -1,11 +1,14 @@
 package dev.compactor.server;
 
 import dev.compactor.chat.base.ChatKey;
+import dev.compactor.server.proxy.ProxyRoutes;
 import io.javalin.http.Context;
 
 /**
  * The {@code /v1} guard: finds the caller's tenant from {@code Authorization: Bearer KEY} and keeps
- * it on the request, or answers {@code 401}. The key never appears in a message.
+ * it on the request, or answers {@code 401}. On the proxy's routes ({@link
+ * ProxyRoutes#isProxyPath}) the key may also come as {@code x-api-key}, as Anthropic clients send
+ * it. The key never appears in a message.
  */
 final class Auth {
   /** Request attribute: the caller's tenant. */
@@ -23,6 +26,12 @@ final class Auth {
       return;
     }
     String header = ctx.header("Authorization");
+    if ((header == null || header.isBlank()) && ProxyRoutes.isProxyPath(ctx.path())) {
+      String apiKey = ctx.header("x-api-key");
+      if (apiKey != null && !apiKey.isBlank()) {
+        header = "Bearer " + apiKey.strip();
+      }
+    }
     if (header == null || header.isBlank()) {
       throw ApiError.unauthorized(
           "this server requires an API key: send Authorization: Bearer <key>");

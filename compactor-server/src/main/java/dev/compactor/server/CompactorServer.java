@@ -2,6 +2,8 @@ package dev.compactor.server;
 
 import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.store.ChatStoreException;
+import dev.compactor.server.proxy.ProxyRoutes;
+import dev.compactor.server.proxy.ProxyStore;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -13,7 +15,9 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,6 +45,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * }</pre>
  */
 public final class CompactorServer implements AutoCloseable {
+  /** How long an upstream may take to start answering a proxied request. */
+  static final Duration PROXY_TIMEOUT = Duration.ofMinutes(10);
+
   private final Javalin app;
   private final ServerSettings settings;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -89,6 +96,25 @@ public final class CompactorServer implements AutoCloseable {
       Tenants tenants,
       PrintStream log,
       ServerMetrics metrics) {
+    return start(settings, service, tenants, log, metrics, null, Map.of());
+  }
+
+  /**
+   * Starts a server that is also the compacting proxy ({@link ProxyRoutes}: {@code
+   * /v1/chat/completions}, {@code /v1/messages}, … to the configured upstreams), as {@link
+   * #start(ServerSettings, ChatTaskService, Tenants, PrintStream, ServerMetrics)} otherwise.
+   *
+   * @param proxyStore the proxy's conversations, or null for no proxy routes
+   * @param env where upstream keys are read when tenants need keys
+   */
+  public static CompactorServer start(
+      ServerSettings settings,
+      ChatTaskService service,
+      Tenants tenants,
+      PrintStream log,
+      ServerMetrics metrics,
+      ProxyStore proxyStore,
+      Map<String, String> env) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(service, "service");
     Objects.requireNonNull(tenants, "tenants");
@@ -106,6 +132,17 @@ public final class CompactorServer implements AutoCloseable {
     RequestLog requestLog = new RequestLog(log, settings.logContent());
     ChatRoutes chats = new ChatRoutes(service, settings, metrics);
     Auth auth = new Auth(tenants);
+    ProxyRoutes proxy =
+        proxyStore == null
+            ? null
+            : new ProxyRoutes(
+                settings.upstreams(),
+                env,
+                tenants.keysRequired(),
+                proxyStore,
+                Auth::tenant,
+                log,
+                PROXY_TIMEOUT);
     AtomicReference<Javalin> self = new AtomicReference<>();
     Javalin app =
         Javalin.create(
@@ -133,6 +170,7 @@ public final class CompactorServer implements AutoCloseable {
                           ctx.status().getCode(),
                           ms));
               config.routes.before("/v1/*", auth::check);
+              config.routes.before("/u/*", auth::check);
               config.routes.get("/healthz", ctx -> Responses.json(ctx, 200, Responses.ok()));
               config.routes.get("/readyz", chats::ready);
               config.routes.get(
@@ -141,6 +179,9 @@ public final class CompactorServer implements AutoCloseable {
               config.routes.get(
                   "/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
               chats.register(config.routes);
+              if (proxy != null) {
+                proxy.register(config.routes);
+              }
               config.routes.exception(ApiError.class, (e, ctx) -> Responses.error(ctx, e));
               config.routes.exception(
                   HttpResponseException.class,
@@ -166,6 +207,17 @@ public final class CompactorServer implements AutoCloseable {
                     requestLog.failure(ctx, e);
                     if (isStoreFailure(e)) {
                       metrics.storeError(metricsRoute(self.get(), ctx));
+                    }
+                    if (isPoolExhausted(e)) {
+                      ctx.header("Retry-After", "1");
+                      Responses.error(
+                          ctx,
+                          new ApiError(
+                              503,
+                              "store_busy",
+                              "every connection to the store is in use (each call in progress"
+                                  + " holds one); nothing of the call was stored, retry it"));
+                      return;
                     }
                     Responses.error(
                         ctx,
@@ -204,6 +256,16 @@ public final class CompactorServer implements AutoCloseable {
     return e == null || e.path.isEmpty() || e.path.contains("*") ? "unmatched" : e.path;
   }
 
+  /** The store's connection pool had no connection within its timeout. */
+  private static boolean isPoolExhausted(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.sql.SQLTransientConnectionException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean isStoreFailure(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof ChatStoreException) {
@@ -236,7 +298,8 @@ public final class CompactorServer implements AutoCloseable {
   }
 
   private static void notFound(Context ctx) {
-    if (ctx.attribute(Responses.ERROR_WRITTEN) != null) {
+    if (ctx.attribute(Responses.ERROR_WRITTEN) != null || ctx.res().isCommitted()) {
+      // an answer was written already (an error body, or a provider's 404 the proxy relayed)
       return;
     }
     Responses.error(ctx, noRoute(ctx));

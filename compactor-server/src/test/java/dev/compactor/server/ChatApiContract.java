@@ -38,7 +38,9 @@ abstract class ChatApiContract {
           "POST /v1/chats/{chat_id}/calls 409",
           "needs two processes on one SQLite file (the multi-process tests)",
           "POST /v1/chats/{chat_id}/summarize 409",
-          "needs two processes on one SQLite file (the multi-process tests)");
+          "needs two processes on one SQLite file (the multi-process tests)",
+          "POST /v1/chats/{chat_id}/calls 503",
+          "needs a one-connection PostgreSQL pool held by another call (StoreBusyTest)");
 
   static final OpenApiDoc DOC = OpenApiDoc.load();
   private static final Set<String> answered = new ConcurrentSkipListSet<>();

@@ -44,6 +44,12 @@ final class ServerFixture implements AutoCloseable {
   }
 
   ServerFixture(ChatStore store, Tenants tenants, ServerSettings.Builder settings) {
+    this(store, tenants, settings, Duration.ofSeconds(2));
+  }
+
+  /** With another model-call timeout (the default is 2 s, for the timeout tests). */
+  ServerFixture(
+      ChatStore store, Tenants tenants, ServerSettings.Builder settings, Duration modelTimeout) {
     this.store = store;
     ServerSettings s =
         settings
@@ -51,10 +57,7 @@ final class ServerFixture implements AutoCloseable {
             .upstream(new Upstream("fake", model.baseUrl(), KEY_ENV))
             .build();
     ChatModelOptions options =
-        ChatModelOptions.builder()
-            .retryPolicy(RetryPolicy.none())
-            .timeout(Duration.ofSeconds(2))
-            .build();
+        ChatModelOptions.builder().retryPolicy(RetryPolicy.none()).timeout(modelTimeout).build();
     ChatTaskService service =
         ChatTaskService.builder(store)
             .models(

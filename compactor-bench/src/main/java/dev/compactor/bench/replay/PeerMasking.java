@@ -7,12 +7,13 @@ import dev.compactor.core.compaction.ProviderRegistry;
 import dev.compactor.core.compaction.mask.MaskProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
+import dev.compactor.replay.NamedReplayStrategy;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
-import dev.compactor.replay.ReplayStrategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The observation-masking peers of the issue's table, re-implemented to check that our metric
@@ -120,66 +121,51 @@ final class PeerMasking {
     }
   }
 
+  /** A peer strategy: its name, its description and how it starts a session. */
+  private abstract static class Peer extends NamedReplayStrategy {
+    private final Function<ReplaySetup, ReplaySession> start;
+
+    Peer(String name, String description, Function<ReplaySetup, ReplaySession> start) {
+      super(name, description);
+      this.start = start;
+    }
+
+    @Override
+    public final ReplaySession start(ReplaySetup setup) {
+      return start.apply(setup);
+    }
+  }
+
   /** {@code peer-mask-every-turn}: all but the last 10 outputs masked, every turn. */
-  public static final class EveryTurn implements ReplayStrategy {
+  public static final class EveryTurn extends Peer {
     /** The {@link java.util.ServiceLoader} constructor. */
-    public EveryTurn() {}
-
-    @Override
-    public String name() {
-      return "peer-mask-every-turn";
-    }
-
-    @Override
-    public String description() {
-      return "peer: masking all but the last 10 tool outputs, every turn";
-    }
-
-    @Override
-    public ReplaySession start(ReplaySetup setup) {
-      return everyTurn(setup, 1);
+    public EveryTurn() {
+      super(
+          "peer-mask-every-turn",
+          "peer: masking all but the last 10 tool outputs, every turn",
+          setup -> everyTurn(setup, 1));
     }
   }
 
   /** {@code peer-mask-to-70}: oldest outputs masked when over budget, down to 70 %. */
-  public static final class ToTarget implements ReplayStrategy {
+  public static final class ToTarget extends Peer {
     /** The {@link java.util.ServiceLoader} constructor. */
-    public ToTarget() {}
-
-    @Override
-    public String name() {
-      return "peer-mask-to-70";
-    }
-
-    @Override
-    public String description() {
-      return "peer: masking oldest outputs only when over budget, down to 70 %, masks kept";
-    }
-
-    @Override
-    public ReplaySession start(ReplaySetup setup) {
-      return toTarget(setup);
+    public ToTarget() {
+      super(
+          "peer-mask-to-70",
+          "peer: masking oldest outputs only when over budget, down to 70 %, masks kept",
+          PeerMasking::toTarget);
     }
   }
 
   /** {@code peer-mask-batched}: outputs older than the last 10 masked in batches of 10. */
-  public static final class Batched implements ReplayStrategy {
+  public static final class Batched extends Peer {
     /** The {@link java.util.ServiceLoader} constructor. */
-    public Batched() {}
-
-    @Override
-    public String name() {
-      return "peer-mask-batched";
-    }
-
-    @Override
-    public String description() {
-      return "peer: masking outputs older than the last 10 in batches of 10, every turn";
-    }
-
-    @Override
-    public ReplaySession start(ReplaySetup setup) {
-      return everyTurn(setup, 10);
+    public Batched() {
+      super(
+          "peer-mask-batched",
+          "peer: masking outputs older than the last 10 in batches of 10, every turn",
+          setup -> everyTurn(setup, 10));
     }
   }
 }

@@ -7,6 +7,10 @@ import dev.compactor.chat.settings.SummarySettings.Activation;
 import dev.compactor.chat.settings.SummarySettings.MainSystemMessage;
 import dev.compactor.chat.settings.SummarySettings.MessageSelection;
 import dev.compactor.core.catalog.PriceTable;
+import dev.compactor.core.compaction.summary.ModelSummarizer;
+import dev.compactor.core.compaction.summary.SummarizationException;
+import dev.compactor.core.compaction.summary.Summarizer;
+import dev.compactor.core.compaction.summary.SummaryText;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.MessageMetadata;
@@ -14,8 +18,6 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.model.ChatModel;
-import dev.compactor.core.model.ChatRequest;
-import dev.compactor.core.model.ChatResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +41,9 @@ import java.util.function.Supplier;
  * message carries the record's uuid in {@code metadata.extra.gpt_summary_uuid} and the timestamp of
  * the last summarized message, so timestamps stay in order.
  *
+ * <p>The summary is written by core's {@link ModelSummarizer} ({@link Summarizer#summarizeText}):
+ * the settings' instructions as the system message, the covered messages as a numbered transcript.
+ *
  * <p>Stateless apart from its collaborators; thread-safe.
  */
 public final class SummaryCompactor {
@@ -46,7 +51,7 @@ public final class SummaryCompactor {
   public static final String SUMMARY_UUID_KEY = "gpt_summary_uuid";
 
   /** Longest text of one message in the summarizer's input; longer ones keep head and tail. */
-  public static final int MAX_MESSAGE_CHARS = 8_000;
+  public static final int MAX_MESSAGE_CHARS = ModelSummarizer.TEXT_CLIP_CHARS;
 
   private final PriceTable prices;
   private final Supplier<String> uuids;
@@ -165,35 +170,33 @@ public final class SummaryCompactor {
       throw new IllegalArgumentException("selection beyond the history");
     }
     List<Message> covered = List.copyOf(history.subList(selection.start(), selection.end()));
-    ChatRequest request =
-        ChatRequest.builder()
-            .messages(
-                List.of(
-                    Message.system(settings.summarization().instructions()),
-                    Message.user(transcript(covered))))
-            .maxOutputTokens(settings.summarization().maxOutputTokens())
-            .build();
-    ChatResponse response;
+    Summarizer summarizer = ModelSummarizer.builder(model).build();
+    SummaryText written;
     try {
-      response = model.chat(request);
-    } catch (RuntimeException e) {
+      written =
+          summarizer.summarizeText(
+              covered,
+              settings.summarization().instructions(),
+              settings.summarization().maxOutputTokens());
+    } catch (SummarizationException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
       throw new ChatTaskException(
           ChatTaskException.Code.SUMMARIZE_FAILED,
-          "summarization with " + modelName + " failed: " + e.getMessage(),
-          e);
+          "summarization with " + modelName + " failed: " + cause.getMessage(),
+          cause);
     }
-    String text = response.text().strip();
+    String text = written.text();
     if (text.isEmpty()) {
       throw new ChatTaskException(
           ChatTaskException.Code.SUMMARIZE_FAILED,
           "summarization with "
               + modelName
               + " returned no text (finish reason "
-              + response.finishReason()
+              + written.finishReason()
               + ")");
     }
     String uuid = uuids.get();
-    Usage usage = response.usage() == null ? new Usage(0, 0, 0, 0, 0) : response.usage();
+    Usage usage = written.usage();
     Message summary =
         Message.builder(settings.injection().role())
             .id(MessageId.of("summary-" + uuid))
@@ -218,48 +221,6 @@ public final class SummaryCompactor {
 
   /** The summarizer's input: the covered messages as a numbered transcript. */
   static String transcript(List<Message> covered) {
-    StringBuilder sb = new StringBuilder();
-    sb.append("Summarize this conversation excerpt (")
-        .append(covered.size())
-        .append(" messages):\n");
-    int i = 1;
-    for (Message m : covered) {
-      sb.append("\n[").append(i++).append("] ");
-      if (m.isToolResult()) {
-        sb.append("tool result");
-        if (m.toolCallId() != null) {
-          sb.append(" (").append(m.toolCallId()).append(')');
-        }
-      } else {
-        sb.append(m.role().wireName());
-      }
-      sb.append(":\n");
-      if (!m.content().isEmpty()) {
-        sb.append(clip(m.content())).append('\n');
-      }
-      for (ToolCall c : m.toolCalls()) {
-        sb.append("-> tool call ")
-            .append(c.name())
-            .append(" (")
-            .append(c.id())
-            .append("): ")
-            .append(clip(c.arguments()))
-            .append('\n');
-      }
-    }
-    return sb.toString();
-  }
-
-  private static String clip(String s) {
-    if (s.length() <= MAX_MESSAGE_CHARS) {
-      return s;
-    }
-    int head = MAX_MESSAGE_CHARS * 2 / 3;
-    int tail = MAX_MESSAGE_CHARS - head;
-    return s.substring(0, head)
-        + "\n[... "
-        + (s.length() - head - tail)
-        + " characters omitted ...]\n"
-        + s.substring(s.length() - tail);
+    return ModelSummarizer.transcript(covered);
   }
 }

@@ -35,6 +35,20 @@ import java.util.regex.Pattern;
 public final class PostgresChatStore extends JdbcChatStore {
   private static final Pattern SCHEMA = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
+  /** The smallest pool {@value #POOL_SIZE} may ask for: opening migrates, which takes two. */
+  public static final int MIN_POOL_SIZE = 2;
+
+  /** The largest pool {@value #POOL_SIZE} may ask for. */
+  public static final int MAX_POOL_SIZE = 1000;
+
+  /**
+   * The URL query parameter (or driver property) that sets the pool size. Every call on a chat
+   * holds one connection for its whole length (the chat's row lock, the model call included), so an
+   * instance runs at most this many calls at once; keep instances × pool size under the server's
+   * {@code max_connections}.
+   */
+  public static final String POOL_SIZE = "poolSize";
+
   /** Connections in the pool by default. */
   public static final int DEFAULT_POOL_SIZE = 10;
 
@@ -49,6 +63,42 @@ public final class PostgresChatStore extends JdbcChatStore {
 
   private final String description;
   private final String schema;
+
+  /** {@value #POOL_SIZE} from the properties or the URL, else {@link #DEFAULT_POOL_SIZE}. */
+  static int poolSize(String jdbcUrl, Properties properties, String description) {
+    String v = properties == null ? null : properties.getProperty(POOL_SIZE);
+    if (v == null) {
+      int q = jdbcUrl.indexOf('?');
+      if (q >= 0) {
+        for (String kv : jdbcUrl.substring(q + 1).split("&")) {
+          if (kv.startsWith(POOL_SIZE + "=")) {
+            v = kv.substring(POOL_SIZE.length() + 1);
+          }
+        }
+      }
+    }
+    if (v == null) {
+      return DEFAULT_POOL_SIZE;
+    }
+    try {
+      int n = Integer.parseInt(v.strip());
+      if (n >= MIN_POOL_SIZE && n <= MAX_POOL_SIZE) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        POOL_SIZE
+            + "="
+            + v
+            + " in the chat database URL "
+            + description
+            + " must be a whole number from "
+            + MIN_POOL_SIZE
+            + " to "
+            + MAX_POOL_SIZE);
+  }
 
   private PostgresChatStore(HikariDataSource ds, String description, String schema) {
     super(ds);
@@ -84,7 +134,7 @@ public final class PostgresChatStore extends JdbcChatStore {
       hc.setDataSourceProperties(properties);
     }
     hc.setPoolName("compactor-chat-postgresql");
-    hc.setMaximumPoolSize(DEFAULT_POOL_SIZE);
+    hc.setMaximumPoolSize(poolSize(jdbcUrl, properties, description));
     hc.setMinimumIdle(1);
     hc.setSchema(s);
     // A refused or unreachable server fails here, at once, not after Hikari's default 30 s wait

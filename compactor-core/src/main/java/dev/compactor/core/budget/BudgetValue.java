@@ -1,8 +1,8 @@
 package dev.compactor.core.budget;
 
 import dev.compactor.core.catalog.InvalidSettingException;
+import dev.compactor.core.catalog.PositiveNumber;
 import java.math.BigDecimal;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -30,24 +30,12 @@ public record BudgetValue(double value, String source) {
    *     finite, not &gt; 0, or above 1 with a fractional part ({@code 1.5}, {@code 300000.5})
    */
   public static BudgetValue parse(String raw, String source) {
-    String s = raw == null ? "" : raw.strip().replace("_", "");
-    if (s.isEmpty()) {
-      throw new InvalidSettingException(ContextBudget.SETTING, raw, source, "must not be empty");
-    }
-    BigDecimal v;
-    try {
-      v = new BigDecimal(s);
-    } catch (NumberFormatException e) {
-      String lower = s.toLowerCase(Locale.ROOT);
-      String problem =
-          lower.contains("inf") || lower.contains("nan")
-              ? "must be a finite number"
-              : "must be a number: a fraction <= 1 of the window or a whole number of tokens > 1";
-      throw new InvalidSettingException(ContextBudget.SETTING, raw, source, problem);
-    }
-    if (v.signum() <= 0) {
-      throw new InvalidSettingException(ContextBudget.SETTING, raw, source, "must be > 0");
-    }
+    BigDecimal v =
+        PositiveNumber.parse(
+            ContextBudget.SETTING,
+            raw,
+            source,
+            "must be a number: a fraction <= 1 of the window or a whole number of tokens > 1");
     if (v.compareTo(BigDecimal.ONE) > 0) {
       if (v.stripTrailingZeros().scale() > 0) {
         throw new InvalidSettingException(

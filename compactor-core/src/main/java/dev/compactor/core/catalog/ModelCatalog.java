@@ -242,24 +242,7 @@ public final class ModelCatalog {
    */
   public static long parseContextLength(String raw, String source) {
     String setting = "context length";
-    String s = raw == null ? "" : raw.strip().replace("_", "");
-    if (s.isEmpty()) {
-      throw new InvalidSettingException(setting, raw, source, "must not be empty");
-    }
-    BigDecimal v;
-    try {
-      v = new BigDecimal(s);
-    } catch (NumberFormatException e) {
-      String lower = s.toLowerCase(Locale.ROOT);
-      String problem =
-          lower.contains("inf") || lower.contains("nan")
-              ? "must be a finite number"
-              : "must be a whole number of tokens";
-      throw new InvalidSettingException(setting, raw, source, problem);
-    }
-    if (v.signum() <= 0) {
-      throw new InvalidSettingException(setting, raw, source, "must be > 0");
-    }
+    BigDecimal v = PositiveNumber.parse(setting, raw, source, "must be a whole number of tokens");
     try {
       return v.longValueExact();
     } catch (ArithmeticException e) {

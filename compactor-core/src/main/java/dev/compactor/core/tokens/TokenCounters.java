@@ -51,7 +51,10 @@ public final class TokenCounters {
     };
   }
 
-  /** Exact counts with jtokkit's {@code o200k_base} and OpenAI overheads. */
+  /**
+   * Exact counts with {@code o200k_base} (the same as jtokkit's {@code countTokensOrdinary}) and
+   * OpenAI overheads.
+   */
   public static TokenCounter o200k() {
     return O200k.COUNTER;
   }
@@ -108,8 +111,17 @@ public final class TokenCounters {
 
   // One holder per encoding: each rank file (several MB) loads on first use of its own counter,
   // so a command on a gpt-4o conversation never parses cl100k's, nor the other way round.
+  // o200k_base is counted by our own BPE over ranks in flat arrays (the compact form made at build
+  // time loads in milliseconds; jtokkit's map-based load takes a few hundred in a fresh process):
+  // the same counts as jtokkit's countTokensOrdinary.
   private static final class O200k {
-    static final TokenCounter COUNTER = bpe(EncodingType.O200K_BASE, TokenizerFamily.O200K_BASE);
+    static final TokenCounter COUNTER =
+        new CachingTokenCounter(
+            TokenizerFamily.O200K_BASE.wireName(),
+            TokenizerFamily.O200K_BASE,
+            BpeTokenizer.of(BpeTokenizer.Encoding.O200K_BASE),
+            MessageOverhead.OPENAI,
+            SHARED_CACHE);
   }
 
   private static final class Cl100k {

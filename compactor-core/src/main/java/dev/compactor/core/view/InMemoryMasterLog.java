@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** A {@link MasterLog} held in memory. Not thread-safe. */
+/** A {@link MasterLog} held in memory (also the index of the stored logs). Not thread-safe. */
 public final class InMemoryMasterLog implements MasterLog {
   private final List<Message> messages = new ArrayList<>();
   private final Map<MessageId, Integer> index = new HashMap<>();
@@ -36,6 +36,15 @@ public final class InMemoryMasterLog implements MasterLog {
   @Override
   public int indexOf(MessageId id) {
     return index.getOrDefault(id, -1);
+  }
+
+  /**
+   * The message at {@code index}, in append order.
+   *
+   * @throws IndexOutOfBoundsException when there is none
+   */
+  public Message get(int index) {
+    return messages.get(index);
   }
 
   @Override

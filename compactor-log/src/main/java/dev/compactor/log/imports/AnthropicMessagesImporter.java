@@ -22,36 +22,22 @@ import java.util.Set;
  * anthropic}. The request's other fields (model, tools, max_tokens, …) are the conversation's
  * metadata.
  */
-final class AnthropicMessagesImporter implements Importer {
+final class AnthropicMessagesImporter extends JsonDocumentImporter {
   static final String NAME = "anthropic-messages";
 
-  @Override
-  public String name() {
-    return NAME;
+  AnthropicMessagesImporter() {
+    super(
+        NAME,
+        "Anthropic Messages: a request body {system, messages} or a message array with blocks");
   }
 
   @Override
-  public String description() {
-    return "Anthropic Messages: a request body {system, messages} or a message array with blocks";
-  }
-
-  @Override
-  public Detection detect(ImportSource source) throws IOException {
-    String[] why = new String[1];
-    JsonNode root = JsonFormats.root(source, why);
-    if (root == null) {
-      return Detection.reject(why[0]);
-    }
-    JsonNode messages = root.isArray() ? root : root.get("messages");
-    if (messages == null) {
-      return Detection.reject(
-          "the document is " + JsonFormats.kind(root) + ", not a message array nor {\"messages\"}");
-    }
-    String problem =
-        JsonFormats.chatArrayProblem(messages, root.isArray() ? "the array" : "messages");
+  Detection detect(JsonNode root) {
+    String problem = JsonFormats.messageListProblem(root);
     if (problem != null) {
       return Detection.reject(problem);
     }
+    JsonNode messages = JsonFormats.messageList(root);
     for (JsonNode m : messages) {
       String role = Json.text(m, "role");
       if (role != null
@@ -75,17 +61,18 @@ final class AnthropicMessagesImporter implements Importer {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    JsonNode messages = root.isArray() ? root : root.get("messages");
-    String problem =
-        JsonFormats.chatArrayProblem(messages, root.isArray() ? "the array" : "messages");
-    if (problem != null) {
-      throw new ImportException(source.name() + ": " + problem);
-    }
+    JsonNode messages = JsonFormats.messageList(root);
+    requireChatArray(source, messages, JsonFormats.messageListName(root));
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     AnthropicMessages.Decoded decoded = AnthropicMessages.decode(root);
     List<Message> out = decoded.messages();
-    List<String> skipped = decoded.skipped();
+    List<String> skipped =
+        OpenAiMessages.located(
+            decoded.skipped(),
+            "messages",
+            source,
+            root.isArray() ? List.of() : List.of("messages"));
     Assembly.addCapped(problems, skipped, "messages skipped");
     Map<String, Object> metadata =
         root.isObject() ? Json.rest(root, Set.of("messages", "system")) : Map.of();

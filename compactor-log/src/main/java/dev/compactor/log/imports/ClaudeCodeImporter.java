@@ -61,7 +61,7 @@ import java.util.TreeMap;
  * the chain links, UI state ({@code thinkingMetadata}, {@code todos}, {@code permissionMode}) and
  * {@code toolUseResult}, Claude Code's structured duplicate of the tool_result content.
  */
-final class ClaudeCodeImporter implements Importer {
+final class ClaudeCodeImporter extends FormatImporter {
   static final String NAME = "claude-code";
 
   private static final Set<String> MESSAGE_TYPES = Set.of("user", "assistant", "system");
@@ -94,22 +94,13 @@ final class ClaudeCodeImporter implements Importer {
     return Set.copyOf(s);
   }
 
-  @Override
-  public String name() {
-    return NAME;
+  ClaudeCodeImporter() {
+    super(
+        NAME, "Claude Code session JSONL: one event per line, linked by parentUuid", "JSON lines");
   }
 
   @Override
-  public String description() {
-    return "Claude Code session JSONL: one event per line, linked by parentUuid";
-  }
-
-  @Override
-  public Detection detect(ImportSource source) throws IOException {
-    Detection notLines = JsonFormats.notJsonLines(source);
-    if (notLines != null) {
-      return notLines;
-    }
+  Detection detectContent(ImportSource source) throws IOException {
     List<String> lines = source.firstLines(10);
     String firstBad = null;
     for (int i = 0; i < lines.size(); i++) {
@@ -171,20 +162,15 @@ final class ClaudeCodeImporter implements Importer {
         if (line.text().isBlank()) {
           continue;
         }
-        JsonNode node;
-        try {
-          node = Json.TRANSCRIPTS.readTree(line.text());
-        } catch (JsonProcessingException e) {
-          bad.add(line.where() + ": " + Json.describe(e));
+        JsonNode node = line.json(bad);
+        if (node == null) {
           continue;
         }
-        if (node == null || !node.isObject()) {
+        if (!node.isObject()) {
           bad.add(line.where() + ": not an event object");
           continue;
         }
-        if (line.invalidUtf8At() >= 0) {
-          badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
-        }
+        line.noteInvalidUtf8(badUtf8);
         String type = Json.text(node, "type");
         if (type == null) {
           type = "(untyped)";

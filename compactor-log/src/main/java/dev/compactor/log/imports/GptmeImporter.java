@@ -44,7 +44,7 @@ import java.util.Set;
  * own name. Malformed lines after the first are skipped and reported as problems (line and byte
  * offset).
  */
-final class GptmeImporter implements Importer {
+final class GptmeImporter extends FormatImporter {
   static final String NAME = "gptme";
 
   private static final Set<String> TYPED =
@@ -57,22 +57,12 @@ final class GptmeImporter implements Importer {
           "cache_creation_tokens",
           "reasoning_tokens");
 
-  @Override
-  public String name() {
-    return NAME;
+  GptmeImporter() {
+    super(NAME, "gptme conversation.jsonl: one {role, content, timestamp} per line", "JSON lines");
   }
 
   @Override
-  public String description() {
-    return "gptme conversation.jsonl: one {role, content, timestamp} per line";
-  }
-
-  @Override
-  public Detection detect(ImportSource source) throws IOException {
-    Detection notLines = JsonFormats.notJsonLines(source);
-    if (notLines != null) {
-      return notLines;
-    }
+  Detection detectContent(ImportSource source) throws IOException {
     List<String> lines = source.firstLines(1);
     JsonNode first;
     try {
@@ -107,20 +97,15 @@ final class GptmeImporter implements Importer {
         if (line.text().isBlank()) {
           continue;
         }
-        JsonNode node;
-        try {
-          node = Json.TRANSCRIPTS.readTree(line.text());
-        } catch (JsonProcessingException e) {
-          r.bad.add(line.where() + ": " + Json.describe(e));
+        JsonNode node = line.json(r.bad);
+        if (node == null) {
           continue;
         }
-        if (node == null || !node.isObject() || Json.text(node, "role") == null) {
+        if (!node.isObject() || Json.text(node, "role") == null) {
           r.bad.add(line.where() + ": not a message object with a role");
           continue;
         }
-        if (line.invalidUtf8At() >= 0) {
-          r.badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
-        }
+        line.noteInvalidUtf8(r.badUtf8);
         r.accept(new Rec(line.number(), node));
       }
     }

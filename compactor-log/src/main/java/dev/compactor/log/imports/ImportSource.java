@@ -243,6 +243,98 @@ public final class ImportSource {
     return json;
   }
 
+  /**
+   * Where elements of an array of the JSON document start, for messages that name a bad entry: for
+   * each asked index, {@code line L, column C, byte B} (1-based line and column, 0-based byte
+   * offset in the decompressed content), from one streaming pass over the source. Indexes that are
+   * not in the array, and a path that does not lead to an array, are left out.
+   *
+   * @param arrayPath field names and array indexes leading from the root to the array (empty for a
+   *     root array)
+   * @param indexes the element indexes to locate
+   * @throws IOException when the source cannot be read
+   */
+  public java.util.Map<Integer, String> locate(List<?> arrayPath, java.util.Set<Integer> indexes)
+      throws IOException {
+    java.util.Map<Integer, String> out = new java.util.TreeMap<>();
+    if (indexes.isEmpty()) {
+      return out;
+    }
+    try (InputStream in = open();
+        com.fasterxml.jackson.core.JsonParser p = Json.TRANSCRIPTS.getFactory().createParser(in)) {
+      com.fasterxml.jackson.core.JsonToken t = p.nextToken();
+      for (Object step : arrayPath) {
+        t = step instanceof Integer i ? element(p, t, i) : field(p, t, String.valueOf(step));
+        if (t == null) {
+          return out;
+        }
+      }
+      if (t != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+        return out;
+      }
+      int max = java.util.Collections.max(indexes);
+      t = p.nextToken();
+      for (int i = 0;
+          i <= max && t != null && t != com.fasterxml.jackson.core.JsonToken.END_ARRAY;
+          i++) {
+        if (indexes.contains(i)) {
+          com.fasterxml.jackson.core.JsonLocation at = p.currentTokenLocation();
+          out.put(
+              i,
+              String.format(
+                  Locale.ROOT,
+                  "line %d, column %d, byte %d",
+                  at.getLineNr(),
+                  at.getColumnNr(),
+                  at.getByteOffset()));
+        }
+        p.skipChildren();
+        t = p.nextToken();
+      }
+    } catch (JsonProcessingException e) {
+      // a document that does not parse was refused before any entry was read
+    }
+    return out;
+  }
+
+  /** Moves from the array start {@code t} to its element {@code index}: that element's token. */
+  private static com.fasterxml.jackson.core.JsonToken element(
+      com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.core.JsonToken t, int index)
+      throws IOException {
+    if (t != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+      return null;
+    }
+    t = p.nextToken();
+    for (int i = 0; t != null && t != com.fasterxml.jackson.core.JsonToken.END_ARRAY; i++) {
+      if (i == index) {
+        return t;
+      }
+      p.skipChildren();
+      t = p.nextToken();
+    }
+    return null;
+  }
+
+  /** Moves from the object start {@code t} to the value of its field {@code name}. */
+  private static com.fasterxml.jackson.core.JsonToken field(
+      com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.core.JsonToken t, String name)
+      throws IOException {
+    if (t != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+      return null;
+    }
+    t = p.nextToken();
+    while (t == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+      String f = p.currentName();
+      t = p.nextToken();
+      if (f.equals(name)) {
+        return t; // the first field of that name (a document with two is rare and ambiguous)
+      }
+      p.skipChildren();
+      t = p.nextToken();
+    }
+    return null;
+  }
+
   @Override
   public String toString() {
     return path != null ? path.toString() : name;

@@ -2,51 +2,39 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.wire.json.Json;
-import java.io.IOException;
 
 /** Detection helpers for the formats that are one JSON document. */
 final class JsonFormats {
   private JsonFormats() {}
 
   /**
-   * The parsed document of {@code source}, or null with the rejection in {@code why[0]} when the
-   * source is empty, binary or not one JSON document.
+   * The message list of a chat document: the document itself when it is an array, else its {@code
+   * messages} field (a request body), or null when it has neither.
    */
-  static JsonNode root(ImportSource source, String[] why) throws IOException {
-    if (source.isBlank()) {
-      why[0] = "the content is empty";
-      return null;
+  static JsonNode messageList(JsonNode root) {
+    if (root.isArray()) {
+      return root;
     }
-    if (source.looksBinary()) {
-      why[0] = "the content is binary (NUL bytes), not JSON text";
-      return null;
+    return root.isObject() ? root.get("messages") : null;
+  }
+
+  /** What {@link #chatArrayProblem} calls the {@link #messageList} of {@code root}. */
+  static String messageListName(JsonNode root) {
+    return root.isArray() ? "the array" : "messages";
+  }
+
+  /**
+   * Null when {@code root} is a chat message array or a request body with one; otherwise why not.
+   */
+  static String messageListProblem(JsonNode root) {
+    JsonNode messages = messageList(root);
+    if (messages == null) {
+      return "the document is " + kind(root) + ", not a message array nor {\"messages\"}";
     }
-    try {
-      return source.json();
-    } catch (ImportException e) {
-      why[0] =
-          e.getMessage().startsWith(source.name() + ": ")
-              ? e.getMessage().substring(source.name().length() + 2)
-              : e.getMessage();
-      return null;
-    }
+    return chatArrayProblem(messages, messageListName(root));
   }
 
   /** Short description of a JSON node's kind for rejection messages. */
-  /**
-   * Why {@code source} cannot be JSON lines at all (empty, or binary), or null when it may be: the
-   * first check of every JSON-lines importer.
-   */
-  static Detection notJsonLines(ImportSource source) throws IOException {
-    if (source.isBlank()) {
-      return Detection.reject("the content is empty");
-    }
-    if (source.looksBinary()) {
-      return Detection.reject("the content is binary (NUL bytes), not JSON lines");
-    }
-    return null;
-  }
-
   static String kind(JsonNode n) {
     if (n == null || n.isMissingNode()) {
       return "nothing";

@@ -1,5 +1,9 @@
 package dev.compactor.log.imports;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.compactor.wire.json.Json;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +14,7 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The lines of a source with their number and byte offset, for JSON-lines importers that report a
@@ -31,6 +36,27 @@ final class JsonLines implements Closeable {
     /** {@code line N (byte B)}, the position used in problems. */
     String where() {
       return "line " + number + " (byte " + offset + ")";
+    }
+
+    /**
+     * The line parsed as JSON (a missing node when there is no value), or null when it is not JSON;
+     * then {@code where: why} is added to {@code bad}.
+     */
+    JsonNode json(List<String> bad) {
+      try {
+        JsonNode node = Json.TRANSCRIPTS.readTree(text);
+        return node == null ? MissingNode.getInstance() : node;
+      } catch (JsonProcessingException e) {
+        bad.add(where() + ": " + Json.describe(e));
+        return null;
+      }
+    }
+
+    /** Adds {@code where: at byte B} to {@code badUtf8} when the line held malformed UTF-8. */
+    void noteInvalidUtf8(List<String> badUtf8) {
+      if (invalidUtf8At >= 0) {
+        badUtf8.add(where() + ": at byte " + invalidUtf8At);
+      }
     }
   }
 

@@ -17,26 +17,15 @@ import java.util.Set;
  * gives each assistant message its model and usage; the final {@code exit} message becomes a {@code
  * uiOnly} system message.
  */
-final class MiniSweAgentImporter implements Importer {
+final class MiniSweAgentImporter extends JsonDocumentImporter {
   static final String NAME = "mini-swe-agent";
 
-  @Override
-  public String name() {
-    return NAME;
+  MiniSweAgentImporter() {
+    super(NAME, "mini-swe-agent trajectory: {info, messages, trajectory_format}");
   }
 
   @Override
-  public String description() {
-    return "mini-swe-agent trajectory: {info, messages, trajectory_format}";
-  }
-
-  @Override
-  public Detection detect(ImportSource source) throws IOException {
-    String[] why = new String[1];
-    JsonNode root = JsonFormats.root(source, why);
-    if (root == null) {
-      return Detection.reject(why[0]);
-    }
+  Detection detect(JsonNode root) {
     if (!root.isObject()) {
       return Detection.reject("the document is " + JsonFormats.kind(root) + ", not an object");
     }
@@ -57,13 +46,12 @@ final class MiniSweAgentImporter implements Importer {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    String problem = JsonFormats.chatArrayProblem(root.get("messages"), "messages");
-    if (problem != null) {
-      throw new ImportException(source.name() + ": " + problem);
-    }
+    requireChatArray(source, root.get("messages"), "messages");
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    List<Message> messages = OpenAiMessages.map(root.get("messages"), "messages", notes, problems);
+    List<Message> messages =
+        OpenAiMessages.map(
+            root.get("messages"), "messages", notes, problems, source, List.of("messages"));
     Map<String, Object> metadata = Json.rest(root, Set.of("messages"));
     String id = Json.text(root, "instance_id");
     String name = id != null && !id.isBlank() ? id : source.baseName();

@@ -14,26 +14,17 @@ import java.util.List;
  * type) is skipped and reported as a problem with its line and byte offset; the file is still read
  * as this format.
  */
-final class NativeImporter implements Importer {
+final class NativeImporter extends FormatImporter {
   static final String NAME = "compactor";
   private static final MessageCodec CODEC = new MessageCodec();
 
-  @Override
-  public String name() {
-    return NAME;
+  NativeImporter() {
+    super(
+        NAME, "Compactor conversation.jsonl: one {id, role, content, ...} per line", "JSON lines");
   }
 
   @Override
-  public String description() {
-    return "Compactor conversation.jsonl: one {id, role, content, ...} per line";
-  }
-
-  @Override
-  public Detection detect(ImportSource source) throws IOException {
-    Detection notLines = JsonFormats.notJsonLines(source);
-    if (notLines != null) {
-      return notLines;
-    }
+  Detection detectContent(ImportSource source) throws IOException {
     JsonNode first;
     try {
       first = CODEC.parseLine(source.firstLines(1).get(0));
@@ -63,9 +54,7 @@ final class NativeImporter implements Importer {
           bad.add(line.where() + ": " + e.getMessage());
           continue;
         }
-        if (line.invalidUtf8At() >= 0) {
-          badUtf8.add(line.where() + ": at byte " + line.invalidUtf8At());
-        }
+        line.noteInvalidUtf8(badUtf8);
       }
     }
     if (messages.isEmpty() && !bad.isEmpty()) {

@@ -17,26 +17,15 @@ import java.util.Set;
  * trajectory} (the same steps again, as action/observation/thought) are the conversation's
  * metadata.
  */
-final class SweAgentImporter implements Importer {
+final class SweAgentImporter extends JsonDocumentImporter {
   static final String NAME = "swe-agent";
 
-  @Override
-  public String name() {
-    return NAME;
+  SweAgentImporter() {
+    super(NAME, "SWE-agent trajectory: {history, trajectory, info, …}");
   }
 
   @Override
-  public String description() {
-    return "SWE-agent trajectory: {history, trajectory, info, …}";
-  }
-
-  @Override
-  public Detection detect(ImportSource source) throws IOException {
-    String[] why = new String[1];
-    JsonNode root = JsonFormats.root(source, why);
-    if (root == null) {
-      return Detection.reject(why[0]);
-    }
+  Detection detect(JsonNode root) {
     if (!root.isObject() || !root.has("history")) {
       return Detection.reject(
           "the document is " + JsonFormats.kind(root) + ", without a \"history\" list");
@@ -53,13 +42,12 @@ final class SweAgentImporter implements Importer {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    String problem = JsonFormats.chatArrayProblem(root.get("history"), "history");
-    if (problem != null) {
-      throw new ImportException(source.name() + ": " + problem);
-    }
+    requireChatArray(source, root.get("history"), "history");
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    List<Message> messages = OpenAiMessages.map(root.get("history"), "history", notes, problems);
+    List<Message> messages =
+        OpenAiMessages.map(
+            root.get("history"), "history", notes, problems, source, List.of("history"));
     Map<String, Object> metadata = Json.rest(root, Set.of("history", "trajectory"));
     JsonNode steps = root.get("trajectory");
     if (steps != null && steps.isArray()) {

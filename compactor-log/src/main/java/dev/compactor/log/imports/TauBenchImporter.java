@@ -16,26 +16,15 @@ import java.util.Set;
  * task-<task_id>/trial-<trial>}; the entry's other fields (task id, trial, reward, info) are its
  * metadata.
  */
-final class TauBenchImporter implements Importer {
+final class TauBenchImporter extends JsonDocumentImporter {
   static final String NAME = "tau-bench";
 
-  @Override
-  public String name() {
-    return NAME;
+  TauBenchImporter() {
+    super(NAME, "tau-bench trajectories: [{task_id, reward, info, traj, trial}]");
   }
 
   @Override
-  public String description() {
-    return "tau-bench trajectories: [{task_id, reward, info, traj, trial}]";
-  }
-
-  @Override
-  public Detection detect(ImportSource source) throws IOException {
-    String[] why = new String[1];
-    JsonNode root = JsonFormats.root(source, why);
-    if (root == null) {
-      return Detection.reject(why[0]);
-    }
+  Detection detect(JsonNode root) {
     if (!root.isArray() || root.isEmpty()) {
       return Detection.reject("the document is " + JsonFormats.kind(root) + ", not a list of runs");
     }
@@ -57,10 +46,7 @@ final class TauBenchImporter implements Importer {
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 0; i < root.size(); i++) {
       JsonNode run = root.get(i);
-      String problem = JsonFormats.chatArrayProblem(run.get("traj"), "entry " + i + " traj");
-      if (problem != null) {
-        throw new ImportException(source.name() + ": " + problem);
-      }
+      requireChatArray(source, run.get("traj"), "entry " + i + " traj");
       String name = "task-" + label(run.get("task_id"), i) + "/trial-" + label(run.get("trial"), 0);
       int n = seen.merge(name, 1, Integer::sum);
       List<String> notes = new ArrayList<>();
@@ -69,7 +55,8 @@ final class TauBenchImporter implements Importer {
         notes.add("a second run with the name " + name + " (entry " + i + ") was renamed #" + n);
         name = name + "#" + n;
       }
-      List<Message> messages = OpenAiMessages.map(run.get("traj"), "traj", notes, problems);
+      List<Message> messages =
+          OpenAiMessages.map(run.get("traj"), "traj", notes, problems, source, List.of(i, "traj"));
       Map<String, Object> metadata = Json.rest(run, Set.of("traj"));
       out.add(Assembly.conversation(name, messages, metadata, notes, problems, m -> true));
     }

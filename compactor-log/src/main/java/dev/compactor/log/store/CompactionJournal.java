@@ -40,9 +40,25 @@ public final class CompactionJournal implements CompactionListener {
   }
 
   static CompactionJournal open(StoredConversation owner, Path path, MessageCodec codec) {
+    return open(owner, path, codec, null);
+  }
+
+  /**
+   * Reads the journal; with {@code readOnlyProblems} not null, for reading only (nothing created or
+   * repaired; a torn last line is described there and left as it is).
+   */
+  static CompactionJournal open(
+      StoredConversation owner, Path path, MessageCodec codec, List<String> readOnlyProblems) {
     JsonlFile.Scan<CompactionRecord> scan =
         JsonlFile.scan(path, line -> fromJson(codec, codec.parseLine(line)));
-    CompactionJournal j = new CompactionJournal(owner, codec, JsonlFile.openForAppend(path, scan));
+    JsonlFile file;
+    if (readOnlyProblems == null) {
+      file = JsonlFile.openForAppend(path, scan);
+    } else {
+      JsonlFile.describeTail(path, scan).ifPresent(readOnlyProblems::add);
+      file = JsonlFile.openForReading(path, scan);
+    }
+    CompactionJournal j = new CompactionJournal(owner, codec, file);
     scan.lines().forEach(l -> j.entries.add(l.value()));
     return j;
   }
@@ -55,7 +71,7 @@ public final class CompactionJournal implements CompactionListener {
    * @throws dev.compactor.core.CompactorException when the conversation is closed
    */
   public synchronized void append(CompactionRecord record) {
-    owner.checkOpen();
+    owner.checkOpenForWrites();
     file.append(codec.formatLine(toJson(codec, record)));
     entries.add(record);
   }

@@ -96,7 +96,7 @@ public final class ConversationSettings {
       throw new IllegalArgumentException("setting key must not be blank, got \"" + key + "\"");
     }
     Objects.requireNonNull(value, () -> "value of setting " + key);
-    owner.checkOpen();
+    owner.checkOpenForWrites();
     TreeMap<String, String> next = new TreeMap<>(values);
     next.put(key, value);
     write(next);
@@ -110,7 +110,7 @@ public final class ConversationSettings {
    * @throws dev.compactor.core.CompactorException when the conversation is closed
    */
   public synchronized void remove(String key) {
-    owner.checkOpen();
+    owner.checkOpenForWrites();
     if (!values.containsKey(key)) {
       return;
     }

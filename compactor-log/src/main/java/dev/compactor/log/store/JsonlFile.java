@@ -53,15 +53,72 @@ final class JsonlFile implements Closeable {
 
   private final Path path;
   private final FileChannel channel;
+  private final boolean readOnly;
   private long size;
   private long lineCount;
   private boolean damaged;
 
-  private JsonlFile(Path path, FileChannel channel, long size, long lineCount) {
+  private JsonlFile(Path path, FileChannel channel, long size, long lineCount, boolean readOnly) {
     this.path = path;
     this.channel = channel;
     this.size = size;
     this.lineCount = lineCount;
+    this.readOnly = readOnly;
+  }
+
+  /**
+   * What a read-only open leaves as it is at the end of {@code file}, for people, or empty when the
+   * file ends with a complete line. The file is named by its last two path elements ({@code
+   * conversation.jsonl}, {@code views/compacted-001.jsonl}) when it is in a {@code views}
+   * directory, else by its name.
+   */
+  static java.util.Optional<String> describeTail(Path file, Scan<?> scan) {
+    Path parent = file.getParent();
+    String name =
+        parent != null
+                && parent.getFileName() != null
+                && parent.getFileName().toString().equals("views")
+            ? "views/" + file.getFileName()
+            : String.valueOf(file.getFileName());
+    return switch (scan.repair()) {
+      case NONE -> java.util.Optional.empty();
+      case TRUNCATE ->
+          java.util.Optional.of(
+              String.format(
+                  "%s: its last line is incomplete (line %d, from byte %d: a write cut short);"
+                      + " read without it here, left as it is, and cut off by the next command"
+                      + " that writes to the conversation",
+                  name, scan.lineCount() + 1, scan.validLength()));
+      case ADD_NEWLINE ->
+          java.util.Optional.of(
+              String.format(
+                  "%s: its last line (line %d) lacks its line break (a write cut short); read"
+                      + " with it here, left as it is, and completed by the next command that"
+                      + " writes to the conversation",
+                  name, scan.lineCount()));
+    };
+  }
+
+  /**
+   * Opens {@code file} for reading only after a {@link #scan}: nothing is created or repaired (a
+   * torn tail stays as it is, outside the lines read), and {@link #append} is refused.
+   *
+   * @throws LogIOException when the file cannot be opened
+   */
+  static JsonlFile openForReading(Path file, Scan<?> scan) {
+    if (!Files.exists(file)) {
+      return new JsonlFile(file, null, 0, 0, true);
+    }
+    try {
+      return new JsonlFile(
+          file,
+          FileChannel.open(file, StandardOpenOption.READ),
+          scan.validLength(),
+          scan.lineCount(),
+          true);
+    } catch (IOException e) {
+      throw new LogIOException(file, "open", e);
+    }
   }
 
   /**
@@ -178,7 +235,7 @@ final class JsonlFile implements Closeable {
       if (!existed) {
         DurableFiles.syncDirectory(file.toAbsolutePath().getParent());
       }
-      return new JsonlFile(file, ch, size, lines);
+      return new JsonlFile(file, ch, size, lines, false);
     } catch (IOException e) {
       closeQuietly(ch);
       throw new LogIOException(file, "open", e);
@@ -196,6 +253,9 @@ final class JsonlFile implements Closeable {
    *     marked {@linkplain #damaged() damaged} when that fails too
    */
   long[] append(String json) {
+    if (readOnly) {
+      throw new LogIOException(path, "was opened read-only; nothing can be appended to it");
+    }
     if (damaged) {
       throw new LogIOException(path, "an earlier append failed and could not be rolled back");
     }
@@ -231,6 +291,10 @@ final class JsonlFile implements Closeable {
           path, "byte range " + start + "-" + end + " is outside the file (" + size + " bytes)");
     }
     ByteBuffer buf = ByteBuffer.allocate((int) (end - start));
+    if (channel == null) {
+      throw new LogIOException(
+          path, "does not exist; byte range " + start + "-" + end + " is outside it");
+    }
     try {
       long pos = start;
       while (buf.hasRemaining()) {

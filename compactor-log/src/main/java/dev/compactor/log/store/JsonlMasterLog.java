@@ -2,6 +2,7 @@ package dev.compactor.log.store;
 
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
+import dev.compactor.core.view.InMemoryMasterLog;
 import dev.compactor.core.view.MasterLog;
 import dev.compactor.wire.json.MessageCodec;
 import dev.compactor.wire.json.MessageFormatException;
@@ -24,10 +25,9 @@ import java.util.function.Consumer;
 final class JsonlMasterLog implements MasterLog {
   private final MessageCodec codec;
   private final JsonlFile file;
-  private final List<Message> messages = new ArrayList<>();
+  private final InMemoryMasterLog memory = new InMemoryMasterLog();
   private final List<MessageRange> ranges = new ArrayList<>();
   private final List<Long> lineNumbers = new ArrayList<>();
-  private final Map<MessageId, Integer> index = new HashMap<>();
   private Consumer<Message> afterAppend = m -> {};
 
   private JsonlMasterLog(MessageCodec codec, JsonlFile file) {
@@ -43,6 +43,15 @@ final class JsonlMasterLog implements MasterLog {
    * @throws LogIOException when the file cannot be read or opened
    */
   static JsonlMasterLog open(Path path, MessageCodec codec) {
+    return open(path, codec, null);
+  }
+
+  /**
+   * Like {@link #open(Path, MessageCodec)}; with {@code readOnlyProblems} not null, the file is
+   * opened for reading only: nothing is created or repaired, and a torn or unterminated last line
+   * is described in {@code readOnlyProblems} instead.
+   */
+  static JsonlMasterLog open(Path path, MessageCodec codec, List<String> readOnlyProblems) {
     JsonlFile.Scan<Message> scan = JsonlFile.scan(path, codec::readLine);
     Map<MessageId, Long> firstLine = new HashMap<>();
     for (JsonlFile.Line<Message> line : scan.lines()) {
@@ -56,7 +65,14 @@ final class JsonlMasterLog implements MasterLog {
             null);
       }
     }
-    JsonlMasterLog log = new JsonlMasterLog(codec, JsonlFile.openForAppend(path, scan));
+    JsonlFile file;
+    if (readOnlyProblems == null) {
+      file = JsonlFile.openForAppend(path, scan);
+    } else {
+      JsonlFile.describeTail(path, scan).ifPresent(readOnlyProblems::add);
+      file = JsonlFile.openForReading(path, scan);
+    }
+    JsonlMasterLog log = new JsonlMasterLog(codec, file);
     for (JsonlFile.Line<Message> line : scan.lines()) {
       log.add(line.value(), new MessageRange(line.value().id(), line.start(), line.end()));
       log.lineNumbers.add(line.number());
@@ -80,7 +96,7 @@ final class JsonlMasterLog implements MasterLog {
    */
   @Override
   public void append(Message message) {
-    if (index.containsKey(message.id())) {
+    if (memory.indexOf(message.id()) >= 0) {
       throw new IllegalArgumentException("message id " + message.id() + " is already in the log");
     }
     String json = codec.writeLine(message);
@@ -94,40 +110,38 @@ final class JsonlMasterLog implements MasterLog {
   }
 
   private void add(Message m, MessageRange r) {
-    index.put(m.id(), messages.size());
-    messages.add(m);
+    memory.append(m);
     ranges.add(r);
   }
 
   @Override
   public Optional<Message> get(MessageId id) {
-    Integer i = index.get(id);
-    return i == null ? Optional.empty() : Optional.of(messages.get(i));
+    return memory.get(id);
   }
 
   @Override
   public int indexOf(MessageId id) {
-    return index.getOrDefault(id, -1);
+    return memory.indexOf(id);
   }
 
   @Override
   public int size() {
-    return messages.size();
+    return memory.size();
   }
 
   @Override
   public List<Message> messages() {
-    return List.copyOf(messages);
+    return memory.messages();
   }
 
   Message get(int i) {
-    return messages.get(i);
+    return memory.get(i);
   }
 
   /** Where the message with this id is stored, if it is. */
   Optional<MessageRange> range(MessageId id) {
-    Integer i = index.get(id);
-    return i == null ? Optional.empty() : Optional.of(ranges.get(i));
+    int i = memory.indexOf(id);
+    return i < 0 ? Optional.empty() : Optional.of(ranges.get(i));
   }
 
   /**
@@ -137,8 +151,8 @@ final class JsonlMasterLog implements MasterLog {
    * @throws LogIOException when the file cannot be read
    */
   Message readBack(MessageRange r) {
-    Integer i = index.get(r.id());
-    long line = i == null || !ranges.get(i).equals(r) ? 0 : lineNumbers.get(i);
+    int i = memory.indexOf(r.id());
+    long line = i < 0 || !ranges.get(i).equals(r) ? 0 : lineNumbers.get(i);
     String text = new String(file.read(r.start(), r.end()), StandardCharsets.UTF_8);
     Message m;
     try {

@@ -129,6 +129,7 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   private final MasterLog readOnlyMaster = new ReadOnlyMaster();
   private volatile boolean closed;
   private String brokenBy;
+  private final List<String> readOnlyProblems; // null unless opened read-only
 
   private StoredConversation(
       Path dir, Path key, Clock clock, FileChannel lockChannel, FileLock lock) {
@@ -137,6 +138,66 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     this.clock = clock;
     this.lockChannel = lockChannel;
     this.lock = lock;
+    this.readOnlyProblems = null;
+  }
+
+  private StoredConversation(Path dir) {
+    this.dir = dir;
+    this.key = null;
+    this.clock = Clock.systemUTC();
+    this.lockChannel = null;
+    this.lock = null;
+    this.readOnlyProblems = new ArrayList<>();
+  }
+
+  /**
+   * Opens the conversation in {@code directory} for reading only, in place: no lock is taken and
+   * nothing is created, deleted, repaired or written, so a read-only directory (or one another
+   * process has open) can be read. What a crash left that opening would repair — a torn or
+   * unterminated last line, a missing view reference — is read around as {@link #open} would and
+   * described in {@link #readOnlyProblems()}; the files stay as they are. Every write ({@link
+   * #append}, {@link #switchTo}, settings, the journal, tool outputs) is refused.
+   *
+   * @throws LogFormatException when a file is malformed in a way that is not a crash's
+   * @throws LogIOException when the directory or a file cannot be read
+   */
+  public static StoredConversation openReadOnly(Path directory) {
+    Path dir = directory.toAbsolutePath().normalize();
+    if (!Files.isDirectory(dir)) {
+      throw new LogIOException(dir, "is not a directory");
+    }
+    StoredConversation c = new StoredConversation(dir);
+    try {
+      c.loadReadOnly();
+    } catch (RuntimeException | Error e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  /**
+   * What a {@linkplain #openReadOnly read-only open} left as it is that {@link #open} would have
+   * repaired, one sentence each naming the file; empty for a directory opened for writing.
+   */
+  public List<String> readOnlyProblems() {
+    return readOnlyProblems == null ? List.of() : List.copyOf(readOnlyProblems);
+  }
+
+  private void loadReadOnly() {
+    MessageCodec codec = new MessageCodec();
+    log = JsonlMasterLog.open(dir.resolve(MASTER_FILE), codec, readOnlyProblems);
+    views = ViewStore.open(dir, log, codec, readOnlyProblems);
+    ViewStore.Loaded loaded = views.load(log);
+    try {
+      conversation = new InMemoryConversation(log, loaded.history());
+    } catch (CompactorException e) {
+      throw new LogFormatException(dir.resolve(ViewStore.DIR), 0, -1, e.getMessage(), e);
+    }
+    recovery.putAll(loaded.recovery());
+    journal =
+        CompactionJournal.open(this, dir.resolve(CompactionJournal.FILE), codec, readOnlyProblems);
+    settings = ConversationSettings.open(this, dir.resolve(ConversationSettings.FILE), codec);
   }
 
   /**
@@ -441,7 +502,7 @@ public final class StoredConversation implements Conversation, AutoCloseable {
               + category
               + "\" must be 1-64 letters, digits, '.', '_' or '-'");
     }
-    checkOpen();
+    checkOpenForWrites();
     Path target = dir.resolve(TOOL_OUTPUTS);
     if (category != null) {
       target = target.resolve(category);
@@ -506,6 +567,9 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     if (journal != null) {
       journal.close();
     }
+    if (lock == null) {
+      return; // opened read-only: no lock
+    }
     try {
       lock.release();
     } catch (IOException ignored) {
@@ -520,8 +584,17 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     }
   }
 
-  private void checkWritable() {
+  /** Refuses writes to a closed conversation or one opened read-only. */
+  void checkOpenForWrites() {
     checkOpen();
+    if (readOnlyProblems != null) {
+      throw new CompactorException(
+          "conversation " + dir + " was opened read-only; nothing can be written to it");
+    }
+  }
+
+  private void checkWritable() {
+    checkOpenForWrites();
     if (brokenBy != null) {
       throw new LogIOException(
           dir, "refuses writes after a failed write (" + brokenBy + "); reopen it to repair");

@@ -55,6 +55,7 @@ final class ViewStore {
   private final MessageCodec codec;
   private final List<Listed> listed = new ArrayList<>();
   private JsonlFile active; // null while the master view is active
+  private List<String> readOnlyProblems; // null unless opened read-only
 
   private ViewStore(Path conversationDir, MessageCodec codec) {
     this.dir = conversationDir.resolve(DIR);
@@ -71,7 +72,23 @@ final class ViewStore {
    * @throws LogIOException when a file cannot be read or repaired
    */
   static ViewStore open(Path conversationDir, JsonlMasterLog log, MessageCodec codec) {
+    return open(conversationDir, log, codec, null);
+  }
+
+  /**
+   * Like {@link #open(Path, JsonlMasterLog, MessageCodec)}; with {@code readOnlyProblems} not null,
+   * nothing is created, deleted or repaired: a torn last line of the active view's file is left as
+   * it is and a reference a crash kept from it is added in memory only, each described in {@code
+   * readOnlyProblems}.
+   */
+  static ViewStore open(
+      Path conversationDir, JsonlMasterLog log, MessageCodec codec, List<String> readOnlyProblems) {
     ViewStore store = new ViewStore(conversationDir, codec);
+    store.readOnlyProblems = readOnlyProblems;
+    if (readOnlyProblems != null) {
+      store.listed.addAll(store.readIndex(log.size()));
+      return store;
+    }
     try {
       Files.createDirectories(store.dir);
     } catch (IOException e) {
@@ -123,15 +140,33 @@ final class ViewStore {
         history.add(new View(l.id(), entries));
         continue;
       }
-      active = JsonlFile.openForAppend(file, scan);
+      boolean readOnly = readOnlyProblems != null;
+      if (readOnly) {
+        JsonlFile.describeTail(file, scan).ifPresent(readOnlyProblems::add);
+        active = JsonlFile.openForReading(file, scan);
+      } else {
+        active = JsonlFile.openForAppend(file, scan);
+      }
       // A crash between the master append and the view append leaves refs missing at the end.
+      int added = 0;
       for (int i = l.masterSize(); i < log.size(); i++) {
         MessageId id = log.get(i).id();
         if (!seen.contains(id)) {
-          active.append(refLine(id));
+          if (!readOnly) {
+            active.append(refLine(id));
+          }
+          added++;
           entries.add(new ViewEntry.Ref(id));
           seen.add(id);
         }
+      }
+      if (readOnly && added > 0) {
+        readOnlyProblems.add(
+            String.format(
+                "views/%s: lacks the reference to the last %d message(s) of conversation.jsonl (a"
+                    + " write cut short); read with them here, left as it is, and completed by the"
+                    + " next command that writes to the conversation",
+                file.getFileName(), added));
       }
       history.add(new View(l.id(), entries));
     }

@@ -1,15 +1,8 @@
 package dev.compactor.models.anthropic;
 
-import dev.compactor.core.message.Message;
-import dev.compactor.core.model.ModelException;
-import dev.compactor.models.internal.ErrorClassifier;
-import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Redactor;
+import dev.compactor.models.internal.FieldsErrorMapper;
 import dev.compactor.wire.error.ErrorBodies;
-import dev.compactor.wire.error.ErrorFields;
-import java.time.Duration;
 import java.util.Collection;
-import java.util.Objects;
 
 /**
  * Maps Anthropic Messages API errors ({@code {"type":"error","error":{"type","message"}}}, as HTTP
@@ -27,38 +20,11 @@ import java.util.Objects;
  * ModelException e = new AnthropicErrorMapper(List.of(key)).fromHttp(529, body, null, model, null);
  * }</pre>
  */
-final class AnthropicErrorMapper implements ErrorMapper {
-  private final Redactor redactor;
-
+final class AnthropicErrorMapper extends FieldsErrorMapper {
   /**
    * @param secrets values to redact (the API key)
    */
   public AnthropicErrorMapper(Collection<String> secrets) {
-    this.redactor = new Redactor(Objects.requireNonNull(secrets, "secrets"));
-  }
-
-  @Override
-  public String provider() {
-    return "anthropic";
-  }
-
-  @Override
-  public Redactor redactor() {
-    return redactor;
-  }
-
-  @Override
-  public ModelException fromHttp(
-      int status, String body, Duration retryAfter, String model, Message partial) {
-    return ErrorClassifier.classify(this, status, fields(body), body, retryAfter, model, partial);
-  }
-
-  @Override
-  public ModelException fromStreamEvent(String eventJson, String model, Message partial) {
-    return ErrorClassifier.classify(this, 200, fields(eventJson), eventJson, null, model, partial);
-  }
-
-  static ErrorFields fields(String body) {
-    return ErrorBodies.anthropic(body);
+    super("anthropic", secrets, ErrorBodies::anthropic);
   }
 }

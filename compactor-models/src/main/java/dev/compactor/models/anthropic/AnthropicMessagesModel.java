@@ -11,7 +11,6 @@ import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.ResponsesCompaction;
-import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.StreamSession;
@@ -137,9 +136,5 @@ public final class AnthropicMessagesModel extends HttpChatModel {
         .extension(AnthropicContextManagement.class)
         .ifPresent(cm -> h.put("anthropic-beta", String.join(",", cm.betas())));
     return h;
-  }
-
-  ErrorMapper errorMapper() {
-    return mapper();
   }
 }

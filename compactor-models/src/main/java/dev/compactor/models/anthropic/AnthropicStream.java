@@ -2,18 +2,14 @@ package dev.compactor.models.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
-import dev.compactor.models.internal.ErrorClassifier;
-import dev.compactor.models.internal.ErrorMapper;
+import dev.compactor.models.internal.AssembledStream;
 import dev.compactor.models.internal.MessageAssembler;
-import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.SseEvent;
-import dev.compactor.models.internal.StreamSession;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.usage.Usages;
 import java.util.HashMap;
@@ -27,12 +23,7 @@ import java.util.Map;
  * {@code message_delta} (stop reason, output usage, applied edits), {@code message_stop}. {@code
  * ping} is ignored; {@code error} events are mapped like HTTP errors.
  */
-final class AnthropicStream implements StreamSession {
-  private final AnthropicMessagesModel client;
-  private final ChatRequest request;
-  private final String model;
-  private final StreamListener listener;
-  private final MessageAssembler assembler = new MessageAssembler();
+final class AnthropicStream extends AssembledStream<AnthropicMessagesModel> {
 
   /** content block index → tool call ordinal */
   private final Map<Integer, Integer> callByBlock = new HashMap<>();
@@ -40,10 +31,8 @@ final class AnthropicStream implements StreamSession {
   /** content block index → compaction block being streamed */
   private final Map<Integer, ObjectNode> compactionByBlock = new HashMap<>();
 
-  private boolean delivered;
   private boolean done;
   private String id;
-  private String reported;
   private String stopReason;
   private ObjectNode usage = Json.object();
   private JsonNode contextManagement;
@@ -51,27 +40,13 @@ final class AnthropicStream implements StreamSession {
 
   AnthropicStream(
       AnthropicMessagesModel client, ChatRequest request, String model, StreamListener listener) {
-    this.client = client;
-    this.request = request;
-    this.model = model;
-    this.listener = listener;
+    super(client, request, model, listener, "no message_stop");
   }
 
   @Override
-  public boolean onEvent(SseEvent event) {
-    String data = event.data().strip();
-    if (data.isEmpty()) {
-      return true;
-    }
-    ErrorMapper mapper = client.errorMapper();
-    JsonNode node = Json.tryParse(data);
-    if (node == null || !node.isObject()) {
-      throw ErrorClassifier.malformed(mapper, 200, "stream event", data, partial(), null);
-    }
-    String type = Json.scalar(node, "type");
-    if (type == null) {
-      type = event.event() == null ? "" : event.event();
-    }
+  protected boolean onData(SseEvent event, String data) {
+    JsonNode node = object(data, "stream event");
+    String type = type(node, event);
     switch (type) {
       case "message_start" -> {
         JsonNode msg = node.path("message");
@@ -98,7 +73,7 @@ final class AnthropicStream implements StreamSession {
         finish();
         return false;
       }
-      case "error" -> throw mapper.fromStreamEvent(data, model, partial());
+      case "error" -> throw client.errorMapper().fromStreamEvent(data, model, partial());
       default -> {
         // ping and future events
       }
@@ -255,20 +230,8 @@ final class AnthropicStream implements StreamSession {
   }
 
   @Override
-  public void onEnd() {
-    if (!done) {
-      throw ErrorClassifier.incomplete(client.errorMapper(), "no message_stop", partial());
-    }
-  }
-
-  @Override
-  public Message partial() {
-    return Requests.partial(assembler, client.provider(), reported != null ? reported : model);
-  }
-
-  @Override
-  public boolean delivered() {
-    return delivered;
+  protected boolean complete() {
+    return done;
   }
 
   @Override

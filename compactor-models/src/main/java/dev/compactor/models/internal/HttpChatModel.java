@@ -167,8 +167,8 @@ public abstract class HttpChatModel implements ChatModel {
     return r;
   }
 
-  /** The error mapper of this client's provider. */
-  protected ErrorMapper mapper() {
+  /** The error mapper of this client's provider, for its response readers and stream sessions. */
+  public ErrorMapper errorMapper() {
     return setup.transport().mapper();
   }
 

@@ -96,18 +96,6 @@ final class HttpTransport {
     this.mapper = mapper;
   }
 
-  /** A transport whose calls are limited by {@code timeout} alone. */
-  public HttpTransport(
-      HttpClient client,
-      RetryPolicy retry,
-      Sleeper sleeper,
-      Random random,
-      Clock clock,
-      Duration timeout,
-      ErrorMapper mapper) {
-    this(client, retry, sleeper, random, clock, timeout, timeout, mapper);
-  }
-
   public ErrorMapper mapper() {
     return mapper;
   }
@@ -338,6 +326,14 @@ final class HttpTransport {
 
   /** The attempt ran out of its time: {@code limit}, the rest of the call's timeout. */
   private RetryableModelException timedOut(Duration limit, StreamSession session) {
+    return timedOut(limit, session, null);
+  }
+
+  /**
+   * The attempt ran out of its time, as the transport saw it or as the HTTP client reported it
+   * ({@code cause}): one message either way, naming the call's timeout.
+   */
+  private RetryableModelException timedOut(Duration limit, StreamSession session, Throwable cause) {
     Duration shown = limit.isNegative() ? Duration.ZERO : limit;
     String msg =
         mapper.provider()
@@ -350,15 +346,16 @@ final class HttpTransport {
         mapper.redactor().redact(msg),
         ModelError.of(mapper.provider(), 0),
         session == null ? null : session.partial(),
-        null);
+        cause);
   }
 
   private RetryableModelException ioFailure(
       IOException e, int status, StreamSession session, Duration limit) {
-    String what;
     if (e instanceof HttpTimeoutException) {
-      what = "timed out after " + seconds(limit);
-    } else if (e instanceof ConnectException) {
+      return timedOut(limit, session, e);
+    }
+    String what;
+    if (e instanceof ConnectException) {
       what = "could not connect";
     } else if (status != 0) {
       what = "stream broke after HTTP " + status;
@@ -367,13 +364,6 @@ final class HttpTransport {
     }
     String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     String msg = mapper.redactor().redact(mapper.provider() + ": " + what + " (" + detail + ")");
-    if (e instanceof HttpTimeoutException) {
-      return new ModelTimeoutException(
-          msg,
-          ModelError.of(mapper.provider(), status),
-          session == null ? null : session.partial(),
-          e);
-    }
     return new RetryableModelException(
         msg,
         ModelError.of(mapper.provider(), status),

@@ -8,12 +8,10 @@ import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
-import dev.compactor.models.internal.ErrorClassifier;
-import dev.compactor.models.internal.ErrorMapper;
+import dev.compactor.models.internal.AssembledStream;
 import dev.compactor.models.internal.MessageAssembler;
 import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.SseEvent;
-import dev.compactor.models.internal.StreamSession;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.openai.ChatCompletionsMessages;
 import dev.compactor.wire.usage.Usages;
@@ -24,47 +22,29 @@ import java.util.List;
  * final chunk with {@code usage} ({@code stream_options.include_usage}), then {@code [DONE]}. An
  * {@code error} object in a chunk is mapped like an HTTP error.
  */
-final class ChatCompletionsStream implements StreamSession {
-  private final OpenAiChatCompletionsModel client;
-  private final ChatRequest request;
-  private final String model;
-  private final StreamListener listener;
-  private final MessageAssembler assembler = new MessageAssembler();
-  private boolean delivered;
+final class ChatCompletionsStream extends AssembledStream<OpenAiChatCompletionsModel> {
   private boolean done;
   private String finish;
   private Usage usage;
   private String id;
-  private String reported;
 
   ChatCompletionsStream(
       OpenAiChatCompletionsModel client,
       ChatRequest request,
       String model,
       StreamListener listener) {
-    this.client = client;
-    this.request = request;
-    this.model = model;
-    this.listener = listener;
+    super(client, request, model, listener, "no finish_reason and no [DONE]");
   }
 
   @Override
-  public boolean onEvent(SseEvent event) {
-    String data = event.data().strip();
+  protected boolean onData(SseEvent event, String data) {
     if (data.equals("[DONE]")) {
       done = true;
       return false;
     }
-    if (data.isEmpty()) {
-      return true;
-    }
-    ErrorMapper mapper = client.errorMapper();
-    JsonNode node = Json.tryParse(data);
-    if (node == null || !node.isObject()) {
-      throw ErrorClassifier.malformed(mapper, 200, "stream chunk", data, partial(), null);
-    }
+    JsonNode node = object(data, "stream chunk");
     if ("error".equals(event.event()) || (node.has("error") && !node.get("error").isNull())) {
-      throw mapper.fromStreamEvent(data, model, partial());
+      throw client.errorMapper().fromStreamEvent(data, model, partial());
     }
     if (id == null) {
       id = Json.scalar(node, "id");
@@ -129,21 +109,8 @@ final class ChatCompletionsStream implements StreamSession {
   }
 
   @Override
-  public void onEnd() {
-    if (!done && finish == null) {
-      throw ErrorClassifier.incomplete(
-          client.errorMapper(), "no finish_reason and no [DONE]", partial());
-    }
-  }
-
-  @Override
-  public Message partial() {
-    return Requests.partial(assembler, client.provider(), reported != null ? reported : model);
-  }
-
-  @Override
-  public boolean delivered() {
-    return delivered;
+  protected boolean complete() {
+    return done || finish != null;
   }
 
   @Override

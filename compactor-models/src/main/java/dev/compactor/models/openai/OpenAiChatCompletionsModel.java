@@ -10,7 +10,6 @@ import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.ResponsesCompaction;
-import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.StreamSession;
@@ -102,9 +101,5 @@ public final class OpenAiChatCompletionsModel extends HttpChatModel {
   @Override
   protected Map<String, String> ownHeaders(ChatRequest request) {
     return bearerAuthorization();
-  }
-
-  ErrorMapper errorMapper() {
-    return mapper();
   }
 }

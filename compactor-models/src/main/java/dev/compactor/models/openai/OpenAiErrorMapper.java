@@ -1,15 +1,8 @@
 package dev.compactor.models.openai;
 
-import dev.compactor.core.message.Message;
-import dev.compactor.core.model.ModelException;
-import dev.compactor.models.internal.ErrorClassifier;
-import dev.compactor.models.internal.ErrorMapper;
-import dev.compactor.models.internal.Redactor;
+import dev.compactor.models.internal.FieldsErrorMapper;
 import dev.compactor.wire.error.ErrorBodies;
-import dev.compactor.wire.error.ErrorFields;
-import java.time.Duration;
 import java.util.Collection;
-import java.util.Objects;
 
 /**
  * Maps errors of OpenAI and OpenAI-compatible servers to the model exception family.
@@ -32,42 +25,12 @@ import java.util.Objects;
  * ModelException e = new OpenAiErrorMapper("vllm", List.of()).fromHttp(400, body, null, "m", null);
  * }</pre>
  */
-final class OpenAiErrorMapper implements ErrorMapper {
-  private final String provider;
-  private final Redactor redactor;
-
+final class OpenAiErrorMapper extends FieldsErrorMapper {
   /**
    * @param provider provider name for exceptions ({@code openai}, {@code ollama}, …)
    * @param secrets values to redact (the API key)
    */
   public OpenAiErrorMapper(String provider, Collection<String> secrets) {
-    this.provider = Objects.requireNonNull(provider, "provider");
-    this.redactor = new Redactor(secrets);
-  }
-
-  @Override
-  public String provider() {
-    return provider;
-  }
-
-  @Override
-  public Redactor redactor() {
-    return redactor;
-  }
-
-  @Override
-  public ModelException fromHttp(
-      int status, String body, Duration retryAfter, String model, Message partial) {
-    return ErrorClassifier.classify(this, status, fields(body), body, retryAfter, model, partial);
-  }
-
-  @Override
-  public ModelException fromStreamEvent(String eventJson, String model, Message partial) {
-    return ErrorClassifier.classify(this, 200, fields(eventJson), eventJson, null, model, partial);
-  }
-
-  /** The error fields of an OpenAI-style body or event. */
-  static ErrorFields fields(String body) {
-    return ErrorBodies.openAi(body);
+    super(provider, secrets, ErrorBodies::openAi);
   }
 }

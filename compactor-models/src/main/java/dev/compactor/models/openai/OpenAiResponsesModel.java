@@ -13,7 +13,6 @@ import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.ResponsesCompaction;
-import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.HttpChatModel;
 import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.StreamSession;
@@ -106,7 +105,7 @@ public final class OpenAiResponsesModel extends HttpChatModel {
     ObjectNode body = ResponsesWire.compactRequest(request, model);
     JsonNode root = postJson("/responses/compact", headers(bearerAuthorization()), body, model);
     if (root.path("error").isObject()) {
-      throw mapper().fromStreamEvent(Json.write(root.get("error")), model, null);
+      throw errorMapper().fromStreamEvent(Json.write(root.get("error")), model, null);
     }
     String reported = Json.scalar(root, "model");
     List<Message> messages =
@@ -137,9 +136,5 @@ public final class OpenAiResponsesModel extends HttpChatModel {
   @Override
   protected Map<String, String> ownHeaders(ChatRequest request) {
     return bearerAuthorization();
-  }
-
-  ErrorMapper errorMapper() {
-    return mapper();
   }
 }

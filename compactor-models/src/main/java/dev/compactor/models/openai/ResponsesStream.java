@@ -6,12 +6,11 @@ import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
+import dev.compactor.models.internal.AssembledStream;
 import dev.compactor.models.internal.ErrorClassifier;
 import dev.compactor.models.internal.ErrorMapper;
 import dev.compactor.models.internal.MessageAssembler;
-import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.SseEvent;
-import dev.compactor.models.internal.StreamSession;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.openai.ChatCompletionsMessages;
 import dev.compactor.wire.openai.ResponsesItems;
@@ -25,44 +24,24 @@ import java.util.Map;
  * which is parsed as a non-streamed one; {@code response.failed} and {@code error} events (which
  * arrive after HTTP 200) are mapped like HTTP errors.
  */
-final class ResponsesStream implements StreamSession {
-  private final OpenAiResponsesModel client;
-  private final ChatRequest request;
-  private final String model;
-  private final StreamListener listener;
-  private final MessageAssembler assembler = new MessageAssembler();
+final class ResponsesStream extends AssembledStream<OpenAiResponsesModel> {
   private final Map<Integer, Integer> callIndexByOutput = new HashMap<>();
-  private boolean delivered;
-  private String reported;
   private ChatResponse response;
 
   ResponsesStream(
       OpenAiResponsesModel client, ChatRequest request, String model, StreamListener listener) {
-    this.client = client;
-    this.request = request;
-    this.model = model;
-    this.listener = listener;
+    super(client, request, model, listener, "no response.completed");
   }
 
   @Override
-  public boolean onEvent(SseEvent event) {
-    String data = event.data().strip();
-    if (data.isEmpty()) {
-      return true;
-    }
+  protected boolean onData(SseEvent event, String data) {
     if (data.equals("[DONE]")) {
       onEnd(); // [DONE] before response.completed: incomplete
       return false;
     }
     ErrorMapper mapper = client.errorMapper();
-    JsonNode node = Json.tryParse(data);
-    if (node == null || !node.isObject()) {
-      throw ErrorClassifier.malformed(mapper, 200, "stream event", data, partial(), null);
-    }
-    String type = Json.scalar(node, "type");
-    if (type == null) {
-      type = event.event() == null ? "" : event.event();
-    }
+    JsonNode node = object(data, "stream event");
+    String type = type(node, event);
     switch (type) {
       case "response.created", "response.in_progress" -> {
         if (reported == null) {
@@ -178,20 +157,8 @@ final class ResponsesStream implements StreamSession {
   }
 
   @Override
-  public void onEnd() {
-    if (response == null) {
-      throw ErrorClassifier.incomplete(client.errorMapper(), "no response.completed", partial());
-    }
-  }
-
-  @Override
-  public Message partial() {
-    return Requests.partial(assembler, client.provider(), reported != null ? reported : model);
-  }
-
-  @Override
-  public boolean delivered() {
-    return delivered;
+  protected boolean complete() {
+    return response != null;
   }
 
   @Override

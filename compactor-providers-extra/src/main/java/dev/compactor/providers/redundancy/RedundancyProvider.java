@@ -4,6 +4,7 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.ToolTurns;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
@@ -197,7 +198,7 @@ public final class RedundancyProvider implements ContextProvider {
         calls.putIfAbsent(c.id(), c);
       }
     }
-    Set<String> pending = pendingCallIds(messages);
+    Set<String> pending = ToolTurns.openLastTurn(messages);
     TokenCounter counter = config.counter();
     // From the end: the first occurrence seen is the latest copy, which stays verbatim.
     Map<String, Integer> latestByContent = new HashMap<>();
@@ -264,25 +265,6 @@ public final class RedundancyProvider implements ContextProvider {
       }
     }
     return null;
-  }
-
-  /** Call ids of the last assistant message with tool calls, when some of them lack a result. */
-  private static Set<String> pendingCallIds(List<Message> messages) {
-    Set<String> answered = new HashSet<>();
-    for (int i = messages.size() - 1; i >= 0; i--) {
-      Message m = messages.get(i);
-      if (m.uiOnly()) {
-        continue;
-      }
-      if (m.role() == Role.TOOL && m.toolCallId() != null) {
-        answered.add(m.toolCallId());
-      } else if (m.role() == Role.ASSISTANT && m.hasToolCalls()) {
-        Set<String> ids = new HashSet<>();
-        m.toolCalls().forEach(c -> ids.add(c.id()));
-        return answered.containsAll(ids) ? Set.of() : ids;
-      }
-    }
-    return Set.of();
   }
 
   private static Set<String> readTools(CompressionConfig config) {

@@ -10,9 +10,9 @@ import dev.compactor.core.policy.CompactionOutcome;
 import dev.compactor.core.policy.ManualCompactor;
 import dev.compactor.core.policy.PendingCalls;
 import dev.compactor.core.policy.PolicyContext;
+import dev.compactor.replay.NamedReplayStrategy;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
-import dev.compactor.replay.ReplayStrategy;
 import java.util.List;
 
 /**
@@ -23,35 +23,21 @@ import java.util.List;
  * budget as its limit). No reminder, no fallback from one strategy to another: that is the {@code
  * auto} policy's job.
  */
-public abstract class BudgetTriggeredStrategy implements ReplayStrategy {
-  private final String name;
-  private final String description;
-
+public abstract class BudgetTriggeredStrategy extends NamedReplayStrategy {
   /**
    * @param name the registered {@link ContextProvider} name, also the replay strategy's name
    * @param description one line for reports
    */
   protected BudgetTriggeredStrategy(String name, String description) {
-    this.name = name;
-    this.description = description;
-  }
-
-  @Override
-  public final String name() {
-    return name;
-  }
-
-  @Override
-  public final String description() {
-    return description;
+    super(name, description);
   }
 
   @Override
   public final ReplaySession start(ReplaySetup setup) {
     ContextProvider provider =
-        name.equals(SummarizeProvider.NAME)
+        name().equals(SummarizeProvider.NAME)
             ? Summaries.counted(setup)
-            : ProviderRegistry.global().get(name);
+            : ProviderRegistry.global().get(name());
     CompactionListener listener =
         r -> setup.events().compacted(r.strategy(), r.tokensBefore(), r.tokensAfter());
     ManualCompactor compactor = new ManualCompactor(n -> provider, setup.clock(), listener);
@@ -68,7 +54,7 @@ public abstract class BudgetTriggeredStrategy implements ReplayStrategy {
             || setup.counter().countMessages(active) < setup.budgetTokens()) {
           return;
         }
-        CompactionOutcome o = compactor.compact(conversation, name, null, ctx);
+        CompactionOutcome o = compactor.compact(conversation, name(), null, ctx);
         if (o instanceof CompactionOutcome.Failed f) {
           setup.events().failed(f.strategy(), f.reason());
         }

@@ -4,11 +4,11 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ContextProvider;
+import dev.compactor.core.compaction.ToolTurns;
 import dev.compactor.core.compaction.text.Identifiers;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
-import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.tokens.TokenCounter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -265,7 +265,7 @@ public final class MaskProvider implements ContextProvider {
     if (boundary == 0) {
       return List.of();
     }
-    Set<String> pending = pendingCallIds(messages);
+    Set<String> pending = ToolTurns.openLastTurn(messages);
     TokenCounter counter = config.counter();
     List<Integer> targets = new ArrayList<>();
     for (int k = 0; k < boundary; k++) {
@@ -285,27 +285,6 @@ public final class MaskProvider implements ContextProvider {
       targets.add(i);
     }
     return targets;
-  }
-
-  /** Call ids of the last assistant message with tool calls, when some of them lack a result. */
-  private static Set<String> pendingCallIds(List<Message> messages) {
-    Set<String> answered = new HashSet<>();
-    for (int i = messages.size() - 1; i >= 0; i--) {
-      Message m = messages.get(i);
-      if (m.uiOnly()) {
-        continue;
-      }
-      if (m.role() == Role.TOOL && m.toolCallId() != null) {
-        answered.add(m.toolCallId());
-      } else if (m.role() == Role.ASSISTANT && m.hasToolCalls()) {
-        Set<String> calls = new HashSet<>();
-        for (ToolCall c : m.toolCalls()) {
-          calls.add(c.id());
-        }
-        return answered.containsAll(calls) ? Set.of() : calls;
-      }
-    }
-    return Set.of();
   }
 
   /** Parsed, validated extraConfig options. */

@@ -555,7 +555,44 @@ public final class ExtractiveSummarizer implements Summarizer {
     return out;
   }
 
-  private static void note(Map<String, FileStat> stats, String path, Use use, int pos, Message m) {
+  /** System directories whose files an agent runs or reads but never works on. */
+  private static final List<String> SYSTEM_DIRS =
+      List.of(
+          "/usr/bin/",
+          "/usr/sbin/",
+          "/usr/local/bin/",
+          "/bin/",
+          "/sbin/",
+          "/dev/",
+          "/proc/",
+          "/sys/");
+
+  /**
+   * {@code path} as a file worth reloading, or null for noise: a bare extension ({@code .py}), a
+   * system executable or device ({@code /usr/bin/env}, {@code /dev/null}); a diff's {@code a/} or
+   * {@code b/} prefix is dropped ({@code a/src/x.py} is {@code src/x.py}).
+   */
+  static String reloadable(String path) {
+    String p = path;
+    if ((p.startsWith("a/") || p.startsWith("b/")) && p.length() > 2) {
+      p = p.substring(2);
+    }
+    if (p.startsWith(".") && p.indexOf('/') < 0 && p.lastIndexOf('.') == 0) {
+      return null; // ".py": an extension, not a file
+    }
+    for (String dir : SYSTEM_DIRS) {
+      if (p.startsWith(dir)) {
+        return null;
+      }
+    }
+    return p;
+  }
+
+  private static void note(Map<String, FileStat> stats, String raw, Use use, int pos, Message m) {
+    String path = reloadable(raw);
+    if (path == null) {
+      return;
+    }
     FileStat f = stats.computeIfAbsent(path, FileStat::new);
     switch (use) {
       case EDIT -> f.edits++;

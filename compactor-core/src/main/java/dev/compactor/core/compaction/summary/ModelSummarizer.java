@@ -37,6 +37,10 @@ import java.util.regex.Pattern;
  * output is capped at 8,192 tokens. For small windows (local models) the output limit and the
  * reserve shrink to a quarter and an eighth of the window.
  *
+ * <p><b>Free text.</b> {@link #summarizeText} sends the caller's instructions and the messages as a
+ * numbered transcript (see {@link #textRequest}), unbounded by the window, and returns the answer
+ * as written with the call's usage.
+ *
  * <p><b>Failure.</b> A model error, empty output, or output without a recognisable checkpoint
  * section throws {@link SummarizationException} — the automatic policy latches to trim-only on it.
  * Output cut at the output limit is kept, with a note in the current state.
@@ -58,6 +62,9 @@ public final class ModelSummarizer implements Summarizer {
 
   /** Tool results and system messages above this many tokens are clipped. */
   public static final int DEFAULT_CLIP_TOKENS = 2000;
+
+  /** Longest text of one message in a free-text summary's transcript; longer ones are clipped. */
+  public static final int TEXT_CLIP_CHARS = 8_000;
 
   /** The instructions of the checkpoint prompt (the system message), before any additions. */
   public static final String PROMPT =
@@ -145,14 +152,7 @@ public final class ModelSummarizer implements Summarizer {
    */
   @Override
   public Checkpoint summarize(List<Message> covered, Checkpoint previous, String instructions) {
-    ChatRequest request = request(covered, previous, instructions);
-    ChatResponse r;
-    try {
-      r = model.chat(request);
-    } catch (RuntimeException e) {
-      throw new SummarizationException(
-          "summarizer " + name() + " failed: " + SummarizationException.describe(e), e);
-    }
+    ChatResponse r = call(request(covered, previous, instructions));
     String text = clean(r.text());
     if (text.isBlank()) {
       throw new SummarizationException(
@@ -183,6 +183,84 @@ public final class ModelSummarizer implements Summarizer {
               cp.identifiers());
     }
     return cp;
+  }
+
+  /**
+   * Asks the model for a free-text summary of {@code covered}: {@code instructions} as the system
+   * message, the messages as a numbered transcript (see {@link #textRequest}) as the user message.
+   * The answer is returned as written, stripped, also when it is empty.
+   *
+   * @throws SummarizationException when the model call fails
+   */
+  @Override
+  public SummaryText summarizeText(
+      List<Message> covered, String instructions, int maxOutputTokens) {
+    ChatResponse r = call(textRequest(covered, instructions, maxOutputTokens));
+    return new SummaryText(r.text().strip(), r.usage(), r.finishReason());
+  }
+
+  /**
+   * The request {@link #summarizeText} sends: {@code instructions} as the system message and, as
+   * the user message, {@code "Summarize this conversation excerpt (N messages):"} followed by one
+   * entry per message — {@code [i] role:} (or {@code [i] tool result (call id):}), its text and
+   * {@code -> tool call name (id): arguments} lines — with texts and arguments longer than {@value
+   * #TEXT_CLIP_CHARS} characters clipped to their first two thirds and last third.
+   */
+  public static ChatRequest textRequest(
+      List<Message> covered, String instructions, int maxOutputTokens) {
+    Objects.requireNonNull(covered, "covered");
+    Objects.requireNonNull(instructions, "instructions");
+    if (maxOutputTokens < 1) {
+      throw new IllegalArgumentException("maxOutputTokens must be >= 1, got " + maxOutputTokens);
+    }
+    return ChatRequest.builder()
+        .messages(List.of(Message.system(instructions), Message.user(transcript(covered))))
+        .maxOutputTokens(maxOutputTokens)
+        .build();
+  }
+
+  /** The user message of {@link #textRequest}: the covered messages as a numbered transcript. */
+  public static String transcript(List<Message> covered) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Summarize this conversation excerpt (")
+        .append(covered.size())
+        .append(" messages):\n");
+    int i = 1;
+    for (Message m : covered) {
+      sb.append("\n[").append(i++).append("] ");
+      if (m.isToolResult()) {
+        sb.append("tool result");
+        if (m.toolCallId() != null) {
+          sb.append(" (").append(m.toolCallId()).append(')');
+        }
+      } else {
+        sb.append(m.role().wireName());
+      }
+      sb.append(":\n");
+      if (!m.content().isEmpty()) {
+        sb.append(clipChars(m.content(), TEXT_CLIP_CHARS)).append('\n');
+      }
+      for (ToolCall c : m.toolCalls()) {
+        sb.append("-> tool call ")
+            .append(c.name())
+            .append(" (")
+            .append(c.id())
+            .append("): ")
+            .append(clipChars(c.arguments(), TEXT_CLIP_CHARS))
+            .append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The model call of both kinds of summary, its failure as a {@link SummarizationException}. */
+  private ChatResponse call(ChatRequest request) {
+    try {
+      return model.chat(request);
+    } catch (RuntimeException e) {
+      throw new SummarizationException(
+          "summarizer " + name() + " failed: " + SummarizationException.describe(e), e);
+    }
   }
 
   /**
@@ -311,6 +389,19 @@ public final class ModelSummarizer implements Summarizer {
       return text;
     }
     int keep = (int) Math.max(0, (long) text.length() * Math.max(0, maxTokens - 20) / tokens);
+    return cutMiddle(text, keep);
+  }
+
+  /**
+   * {@code text} cut to {@code maxChars} characters when longer: the first two thirds and the last
+   * third kept, around {@code [... N characters omitted ...]}.
+   */
+  static String clipChars(String text, int maxChars) {
+    return text.length() <= maxChars ? text : cutMiddle(text, maxChars);
+  }
+
+  /** {@code text} with all but {@code keep} characters cut from its middle, said where. */
+  private static String cutMiddle(String text, int keep) {
     int headEnd = safe(text, keep * 2 / 3);
     int tailStart = safe(text, text.length() - (keep - keep * 2 / 3));
     if (tailStart < headEnd) {

@@ -9,6 +9,7 @@ import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
+import dev.compactor.core.message.Usage;
 import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
@@ -328,5 +329,68 @@ class ModelSummarizerTest {
     assertThat(cp.content())
         .contains("by test/summarizer")
         .contains("## Objective\nFix the failing");
+  }
+
+  @Test
+  void summarizeText_sendsTheInstructionsAndANumberedTranscript_andReturnsTheTextWithUsage() {
+    FakeModel m = new FakeModel();
+    Usage usage = new Usage(120, 7, 0, 0, 0);
+    m.answer =
+        () ->
+            new ChatResponse(
+                Message.assistant("  the gist \n"),
+                usage,
+                FinishReason.STOP,
+                null,
+                null,
+                null,
+                null);
+    String huge = "y".repeat(20_000);
+    List<Message> covered = new ArrayList<>(session());
+    covered.add(Message.user(huge));
+
+    SummaryText t = summarizer(m, 200_000).summarizeText(covered, "Keep the decisions.", 321);
+
+    assertThat(t.text()).isEqualTo("the gist");
+    assertThat(t.usage()).isEqualTo(usage);
+    assertThat(t.finishReason()).isEqualTo(FinishReason.STOP);
+    ChatRequest req = m.requests.get(0);
+    assertThat(req.maxOutputTokens()).isEqualTo(321);
+    assertThat(req.messages().get(0).content()).isEqualTo("Keep the decisions.");
+    assertThat(req.messages().get(1).content())
+        .startsWith("Summarize this conversation excerpt (5 messages):\n")
+        .contains("[1] user:\nPlease fix the failing test in InvoiceService.")
+        .contains("-> tool call shell (c1): {\"cmd\":\"mvn test\"}")
+        .contains("[3] tool result (c1):\nTests run: 12")
+        .contains("[... 12000 characters omitted ...]");
+  }
+
+  @Test
+  void summarizeText_emptyAnswerIsReturned_failedCallThrows() {
+    FakeModel m = new FakeModel();
+    m.answer = () -> reply(" ", FinishReason.LENGTH);
+    SummaryText t = summarizer(m, 200_000).summarizeText(session(), "Brief.", 10);
+    assertThat(t.text()).isEmpty();
+    assertThat(t.usage()).isEqualTo(SummaryText.NO_USAGE);
+    assertThat(t.finishReason()).isEqualTo(FinishReason.LENGTH);
+
+    m.answer =
+        () -> {
+          throw new IllegalStateException("connection reset");
+        };
+    assertThatThrownBy(() -> summarizer(m, 200_000).summarizeText(session(), "Brief.", 10))
+        .isInstanceOf(SummarizationException.class)
+        .hasMessage("summarizer test/summarizer failed: connection reset")
+        .hasCauseInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void summarizeText_ofASummarizerWithoutAModel_isItsCheckpointAsMarkdown() {
+    Summarizer offline = new ExtractiveSummarizer();
+    List<Message> covered = session();
+    SummaryText t = offline.summarizeText(covered, "Brief.", 100);
+    assertThat(t.text()).isEqualTo(offline.summarize(covered, null, "Brief.").render().strip());
+    assertThat(t.text()).contains("InvoiceService");
+    assertThat(t.usage()).isEqualTo(SummaryText.NO_USAGE);
   }
 }

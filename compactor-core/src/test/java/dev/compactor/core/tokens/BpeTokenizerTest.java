@@ -1,0 +1,211 @@
+package dev.compactor.core.tokens;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+
+/** Our o200k_base BPE counts exactly what jtokkit counts, from the compact ranks or the file. */
+class BpeTokenizerTest {
+  private static final Encoding JTOKKIT =
+      Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+  private static final BpeTokenizer OURS = BpeTokenizer.of(BpeTokenizer.Encoding.O200K_BASE);
+
+  private static void assertSameCount(String text, String what) {
+    assertThat(OURS.count(text)).as(what).isEqualTo(JTOKKIT.countTokensOrdinary(text));
+  }
+
+  @Test
+  void theExampleSession_countsAsJtokkitDoes_lineByLine() throws IOException {
+    Path f = Path.of("../examples/agent-session.jsonl");
+    assertThat(f).exists();
+    int line = 0;
+    for (String l : Files.readAllLines(f)) {
+      assertSameCount(l, "examples/agent-session.jsonl line " + ++line);
+    }
+    String whole = Files.readString(f);
+    assertSameCount(whole, "the whole file");
+  }
+
+  @Test
+  void longPieces_mergeThroughTheHeap_asJtokkitDoes() {
+    Random r = new Random(7);
+    StringBuilder letters = new StringBuilder();
+    StringBuilder base64 = new StringBuilder();
+    for (int i = 0; i < 5000; i++) {
+      letters.append((char) ('a' + r.nextInt(26)));
+      base64.append(
+          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charAt(r.nextInt(64)));
+    }
+    assertSameCount(letters.toString(), "5,000 random letters");
+    assertSameCount(base64.toString(), "5,000 base64 characters");
+    // Equal ranks everywhere: ties go to the leftmost pair.
+    for (int n :
+        new int[] {BpeTokenizer.SMALL - 1, BpeTokenizer.SMALL, BpeTokenizer.SMALL + 1, 3001}) {
+      assertSameCount("a".repeat(n), n + " a");
+      assertSameCount("ab".repeat(n), n + " ab");
+      assertSameCount(" ".repeat(n) + "x", n + " spaces");
+      assertSameCount("日本".repeat(n), n + " CJK pairs");
+      assertSameCount("=".repeat(n), n + " equals signs");
+    }
+  }
+
+  @Test
+  void randomUnicode_surrogatesAndMarks_countAsJtokkitDoes() {
+    Random r = new Random(42);
+    String alphabet = "aZé 中\n\t'sS1٣😀\u0301-/_\r.,'ll";
+    int[] cps = alphabet.codePoints().toArray();
+    for (int i = 0; i < 3000; i++) {
+      StringBuilder sb = new StringBuilder();
+      int n = r.nextInt(200);
+      for (int k = 0; k < n; k++) {
+        int pick = r.nextInt(20);
+        if (pick == 0) {
+          sb.append((char) (0xD800 + r.nextInt(0x800))); // a lone surrogate
+        } else if (pick == 1) {
+          sb.append((char) r.nextInt(0xD800));
+        } else {
+          sb.appendCodePoint(cps[r.nextInt(cps.length)]);
+        }
+      }
+      assertSameCount(sb.toString(), "random text " + i + " (seed 42)");
+    }
+  }
+
+  @Test
+  void corpusTranscripts_countAsJtokkitDoes_whenTheCorpusIsPresent() throws IOException {
+    Path corpus = Path.of("../../shared/corpus");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isDirectory(corpus), "no corpus at " + corpus.toAbsolutePath());
+    List<Path> files = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(corpus, 2)) {
+      s.filter(p -> p.toString().endsWith(".gz")).sorted().forEach(files::add);
+    }
+    // One file of each kind, so the test stays quick: every format and language it holds.
+    List<String> seen = new ArrayList<>();
+    for (Path p : files) {
+      String kind = corpus.relativize(p).getName(0).toString();
+      if (seen.contains(kind)) {
+        continue;
+      }
+      seen.add(kind);
+      String text;
+      try (InputStream in = new GZIPInputStream(Files.newInputStream(p))) {
+        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      int line = 0;
+      for (String l : text.split("\n")) {
+        assertSameCount(l, p + " line " + ++line);
+      }
+    }
+    assertThat(seen).isNotEmpty();
+  }
+
+  @Test
+  void theCompactForm_isPackaged_andHoldsTheSameRanksAsTheRankFile() {
+    BpeTokenizer.Encoding e = BpeTokenizer.Encoding.O200K_BASE;
+    assertThat(BpeRanks.class.getResource(e.compactResource()))
+        .as("made by the build (BpeRanksCompiler)")
+        .isNotNull();
+    BpeRanks parsed = BpeRanks.parse(BpeRanks.readRequired(e.tiktokenResource()), "rank file");
+    byte[] packaged = BpeRanks.readRequired(e.compactResource());
+    assertThat(packaged).isEqualTo(parsed.toCompact());
+    BpeRanks compact = BpeRanks.fromCompact(packaged, "compact");
+    assertThat(compact.size()).isEqualTo(parsed.size()).isEqualTo(199_998);
+    byte[] hello = "Hello".getBytes(StandardCharsets.UTF_8);
+    assertThat(compact.rankOf(hello, 0, hello.length))
+        .isEqualTo(parsed.rankOf(hello, 0, hello.length))
+        .isNotNegative();
+    assertThat(compact.rankOf(hello, 0, 0)).isEqualTo(-1);
+  }
+
+  @Test
+  void withoutTheCompactForm_theRankFileIsParsed() {
+    BpeTokenizer.Encoding e = BpeTokenizer.Encoding.O200K_BASE;
+    BpeRanks ranks = BpeRanks.load("/no/such/ranks.bpe", e.tiktokenResource());
+    BpeTokenizer t =
+        new BpeTokenizer(
+            java.util.regex.Pattern.compile(
+                BpeTokenizer.O200K_PATTERN, java.util.regex.Pattern.UNICODE_CHARACTER_CLASS),
+            ranks);
+    String text = "def f(x):\n    return x ** 2  # squares, 日本語 🎉\n";
+    assertThat(t.count(text)).isEqualTo(JTOKKIT.countTokensOrdinary(text));
+  }
+
+  @Test
+  void aBrokenRankFile_orCompactForm_isRefusedNamingIt() {
+    assertThatThrownBy(
+            () ->
+                BpeRanks.parse(
+                    "SGVsbG8= 0\nnot-base64! 1\n".getBytes(StandardCharsets.UTF_8), "x.tiktoken"))
+        .hasMessageContaining("x.tiktoken")
+        .hasMessageContaining("line 2");
+    assertThatThrownBy(() -> BpeRanks.fromCompact(new byte[20], "x.bpe"))
+        .hasMessageContaining("x.bpe")
+        .hasMessageContaining("format version");
+    byte[] good =
+        BpeRanks.parse("SGVsbG8= 0\nIQ== 1\n".getBytes(StandardCharsets.UTF_8), "t").toCompact();
+    assertThatThrownBy(
+            () -> BpeRanks.fromCompact(java.util.Arrays.copyOf(good, good.length - 1), "y.bpe"))
+        .hasMessageContaining("y.bpe")
+        .hasMessageContaining("truncated");
+  }
+
+  /** The splitter's pieces, checked against {@code Matcher.find} of the pattern piece by piece. */
+  private static void assertSamePieces(String text, String what) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                BpeTokenizer.O200K_PATTERN, java.util.regex.Pattern.UNICODE_CHARACTER_CLASS)
+            .matcher(text);
+    int at = 0;
+    while (m.find()) {
+      assertThat(m.start()).as("%s: a piece starts at %d", what, at).isEqualTo(at);
+      int end = O200kSplitter.end(text, at);
+      assertThat(end)
+          .as("%s: the piece at %d, %s by the pattern", what, at, text.substring(at, m.end()))
+          .isEqualTo(m.end());
+      at = end;
+    }
+    assertThat(at).as(what + ": the pieces cover the text").isEqualTo(text.length());
+  }
+
+  @Test
+  void theSplitter_cutsThePiecesThePatternMatches() throws IOException {
+    assertSamePieces(Files.readString(Path.of("../examples/agent-session.jsonl")), "the example");
+    Random r = new Random(3);
+    // Letters of every case class, marks, contractions (ſ folds to s), digits of other scripts,
+    // every kind of white space, line breaks, slashes, emoji and lone surrogates.
+    String alphabet =
+        "aZé 中\n\t'sS1٣😀\u0301\u0345-/_\r.,'ll'LL'Re\u017f\u01c5ʰ\u2028\u0085\u00a0"
+            + " \u000b\u200d\ud800";
+    int[] cps = alphabet.codePoints().toArray();
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder sb = new StringBuilder();
+      int n = r.nextInt(40);
+      for (int k = 0; k < n; k++) {
+        int pick = r.nextInt(30);
+        if (pick == 0) {
+          sb.append((char) r.nextInt(0x10000));
+        } else if (pick == 1) {
+          sb.appendCodePoint(0x10000 + r.nextInt(0x20000));
+        } else {
+          sb.appendCodePoint(cps[r.nextInt(cps.length)]);
+        }
+      }
+      assertSamePieces(sb.toString(), "random text " + i + " (seed 3)");
+    }
+  }
+}

@@ -1,0 +1,572 @@
+package dev.compactor.server.proxy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.compactor.chat.store.ChatStores;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * The proxy's conversations and their master log, in the service's database: a SQLite file
+ * (embedded default) or PostgreSQL (shared by several instances).
+ *
+ * <p>A conversation row holds what matching and compaction need between stateless requests: the
+ * length and chain digest of the last request's items ({@link ItemDigests}), the reply the provider
+ * gave to it, and the compacted view the proxy sends in place of the first {@code viewCovered}
+ * items. The log holds every item the client sent and every reply, append-only.
+ *
+ * <p>Migrations are Flyway scripts under {@code dev/compactor/server/proxy/migration/<dialect>},
+ * recorded in their own history table {@value #HISTORY_TABLE}, so they live beside the chat store's
+ * migrations in the same database without touching them. Open the chat store first on a fresh
+ * database: Flyway refuses to start a history in a schema that already holds tables unless told to,
+ * which this store is (it baselines at version 0) and the chat store may not be. Thread-safe.
+ */
+public final class ProxyStore implements AutoCloseable {
+  /** The Flyway history table of the proxy's migrations. */
+  public static final String HISTORY_TABLE = "proxy_schema_history";
+
+  private static final String LOCATION = "classpath:dev/compactor/server/proxy/migration/";
+  private static final Pattern SCHEMA = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+
+  private final HikariDataSource ds;
+  private final String description;
+  private final boolean sqlite;
+  private final ReentrantLock sqliteWrites = new ReentrantLock(true);
+
+  private ProxyStore(HikariDataSource ds, String description, boolean sqlite) {
+    this.ds = ds;
+    this.description = description;
+    this.sqlite = sqlite;
+  }
+
+  /**
+   * A stored conversation.
+   *
+   * @param id the proxy's id ({@code conv_…})
+   * @param tenant whose it is
+   * @param api the wire format ({@link WireApi#name()})
+   * @param externalKey the client's {@code X-Compactor-Conversation} value, or null
+   * @param forkedFrom the conversation this one forked from, or null
+   * @param lastLength items in the last request
+   * @param lastDigest the chain digest of those items
+   * @param reply the provider's reply to the last request, as the client would echo it, or null
+   * @param viewItems the compacted view (a JSON array of the format's items), or null before the
+   *     first compaction
+   * @param viewSystem Anthropic's {@code system} of the view (JSON), or null
+   * @param viewCovered how many client items the view stands for
+   * @param compactions compactions so far
+   * @param version optimistic-lock version
+   */
+  public record Conversation(
+      String id,
+      String tenant,
+      String api,
+      String externalKey,
+      String forkedFrom,
+      int lastLength,
+      String lastDigest,
+      String reply,
+      String viewItems,
+      String viewSystem,
+      int viewCovered,
+      int compactions,
+      long version) {}
+
+  /**
+   * One master-log line.
+   *
+   * @param kind {@code client} (an item as the client sent it) or {@code reply}
+   * @param digest the item's canonical digest
+   * @param body the item's JSON
+   */
+  public record LogEntry(String kind, String digest, String body) {}
+
+  // ------------------------------------------------------------------ opening
+
+  /**
+   * Opens the store {@code db} names, as {@code --db} gives it: a SQLite path ({@code sqlite:PATH},
+   * {@code jdbc:sqlite:PATH}, a plain path) or a PostgreSQL URL ({@code postgresql://…}, {@code
+   * jdbc:postgresql://…}, {@code currentSchema} naming the schema).
+   *
+   * @throws IllegalArgumentException when {@code db} is no such thing (password hidden)
+   * @throws ProxyStoreException when the database cannot be opened or migrated
+   */
+  public static ProxyStore open(String db) {
+    if (db == null || db.isBlank()) {
+      throw new IllegalArgumentException("database must not be blank");
+    }
+    String s = db.strip();
+    if (s.startsWith("postgresql://") || s.startsWith("postgres://")) {
+      URI uri;
+      try {
+        uri = new URI(s);
+      } catch (URISyntaxException e) {
+        throw new IllegalArgumentException(
+            "malformed PostgreSQL URL " + redact(s) + ": " + e.getReason(), e);
+      }
+      if (uri.getHost() == null) {
+        throw new IllegalArgumentException("PostgreSQL URL has no host: " + redact(s));
+      }
+      Properties props = new Properties();
+      String userInfo = uri.getRawUserInfo();
+      if (userInfo != null) {
+        int colon = userInfo.indexOf(':');
+        props.setProperty("user", decode(colon < 0 ? userInfo : userInfo.substring(0, colon)));
+        if (colon >= 0) {
+          props.setProperty("password", decode(userInfo.substring(colon + 1)));
+        }
+      }
+      String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+      String jdbc =
+          "jdbc:postgresql://"
+              + uri.getHost()
+              + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+              + path
+              + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+      return openPostgres(jdbc, props, queryParameter(jdbc, "currentSchema"));
+    }
+    if (s.startsWith("jdbc:postgresql:")) {
+      return openPostgres(s, new Properties(), queryParameter(s, "currentSchema"));
+    }
+    return openSqlite(ChatStores.sqliteFile(s));
+  }
+
+  /**
+   * Opens (creating when missing) a SQLite file and migrates it.
+   *
+   * @throws ProxyStoreException when the file cannot be opened or migrated
+   */
+  public static ProxyStore openSqlite(Path file) {
+    Path abs = file.toAbsolutePath().normalize();
+    try {
+      if (abs.getParent() != null) {
+        Files.createDirectories(abs.getParent());
+      }
+    } catch (IOException e) {
+      throw new ProxyStoreException("cannot create the directory of proxy database " + abs, e);
+    }
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout(30_000);
+    SQLiteDataSource sqlite = new SQLiteDataSource(config);
+    sqlite.setUrl("jdbc:sqlite:" + abs);
+    HikariConfig hc = new HikariConfig();
+    hc.setDataSource(sqlite);
+    hc.setPoolName("compactor-proxy-sqlite");
+    hc.setMaximumPoolSize(4);
+    hc.setMinimumIdle(1);
+    return open(hc, "sqlite", null, abs.toString(), true);
+  }
+
+  /**
+   * Connects to PostgreSQL, creates the schema when missing and migrates it.
+   *
+   * @param schema the schema, or null for {@code public}
+   * @throws IllegalArgumentException when the URL is not a PostgreSQL JDBC URL or the schema is not
+   *     a plain identifier
+   * @throws ProxyStoreException when the database cannot be reached or migrated
+   */
+  public static ProxyStore openPostgres(String jdbcUrl, Properties properties, String schema) {
+    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(
+          "not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db): " + redact(jdbcUrl));
+    }
+    String s = schema == null ? "public" : schema;
+    if (!SCHEMA.matcher(s).matches()) {
+      throw new IllegalArgumentException(
+          "schema \"" + s + "\" must be a plain identifier (letters, digits, _)");
+    }
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(jdbcUrl);
+    if (properties != null) {
+      hc.setDataSourceProperties(properties);
+    }
+    hc.setPoolName("compactor-proxy-postgresql");
+    hc.setMaximumPoolSize(10);
+    hc.setMinimumIdle(1);
+    hc.setSchema(s);
+    hc.setInitializationFailTimeout(1);
+    hc.setConnectionTimeout(10_000);
+    if (properties == null || properties.getProperty("connectTimeout") == null) {
+      hc.addDataSourceProperty("connectTimeout", "5");
+    }
+    return open(
+        hc, "postgresql", s, redact(jdbcUrl) + (schema == null ? "" : " schema " + s), false);
+  }
+
+  private static ProxyStore open(
+      HikariConfig hc, String dialect, String schema, String description, boolean sqlite) {
+    HikariDataSource ds;
+    try {
+      ds = new HikariDataSource(hc);
+    } catch (RuntimeException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new ProxyStoreException(
+          "cannot open the proxy database " + description + ": " + cause.getMessage(), e);
+    }
+    try {
+      migrate(ds, dialect, schema, description);
+    } catch (RuntimeException e) {
+      ds.close();
+      throw e;
+    }
+    return new ProxyStore(ds, description, sqlite);
+  }
+
+  private static void migrate(DataSource ds, String dialect, String schema, String what) {
+    try {
+      var config =
+          Flyway.configure(ProxyStore.class.getClassLoader())
+              .dataSource(ds)
+              .locations(LOCATION + dialect)
+              .table(HISTORY_TABLE)
+              .failOnMissingLocations(true)
+              // the chat store's tables may already be there: start this history at version 0
+              .baselineOnMigrate(true)
+              .baselineVersion("0")
+              .loggers("slf4j");
+      if (schema != null) {
+        config = config.schemas(schema).defaultSchema(schema).createSchemas(true);
+      }
+      config.load().migrate();
+    } catch (FlywayException e) {
+      throw new ProxyStoreException(
+          "proxy database " + what + ": schema migration failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Where the data is, for the startup line (no password). */
+  public String describe() {
+    return description;
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  /** The conversation the client's {@code X-Compactor-Conversation} value names now. */
+  public Optional<Conversation> byKey(String tenant, String externalKey) {
+    List<Conversation> found =
+        query(
+            "SELECT * FROM proxy_conversations WHERE tenant = ? AND external_key = ?",
+            List.of(tenant, externalKey));
+    return found.stream().findFirst();
+  }
+
+  /** The conversation with this id, if it is the tenant's. */
+  public Optional<Conversation> byId(String tenant, String id) {
+    return query(
+            "SELECT * FROM proxy_conversations WHERE tenant = ? AND id = ?", List.of(tenant, id))
+        .stream()
+        .findFirst();
+  }
+
+  /**
+   * The tenant's conversations of one format whose last request ended in one of {@code digests},
+   * most recently updated first.
+   */
+  public List<Conversation> byLastDigest(String tenant, String api, Collection<String> digests) {
+    if (digests.isEmpty()) {
+      return List.of();
+    }
+    List<Conversation> out = new ArrayList<>();
+    List<String> all = List.copyOf(digests);
+    for (int from = 0; from < all.size(); from += 500) {
+      List<String> part = all.subList(from, Math.min(all.size(), from + 500));
+      List<Object> args = new ArrayList<>(List.of(tenant, api));
+      args.addAll(part);
+      out.addAll(
+          query(
+              "SELECT * FROM proxy_conversations WHERE tenant = ? AND api = ? AND last_digest IN ("
+                  + String.join(",", java.util.Collections.nCopies(part.size(), "?"))
+                  + ")",
+              args));
+    }
+    out.sort((a, b) -> Long.compare(b.version(), a.version()));
+    return out;
+  }
+
+  /** The master log of a conversation, in order. */
+  public List<LogEntry> log(String conversationId) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT kind, digest, body FROM proxy_log WHERE conversation_id = ? ORDER BY seq")) {
+      ps.setString(1, conversationId);
+      List<LogEntry> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new LogEntry(rs.getString(1), rs.getString(2), rs.getString(3)));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed("reading the log of conversation " + conversationId, e);
+    }
+  }
+
+  private List<Conversation> query(String sql, List<?> args) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.size(); i++) {
+        ps.setObject(i + 1, args.get(i));
+      }
+      List<Conversation> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              new Conversation(
+                  rs.getString("id"),
+                  rs.getString("tenant"),
+                  rs.getString("api"),
+                  rs.getString("external_key"),
+                  rs.getString("forked_from"),
+                  rs.getInt("last_length"),
+                  rs.getString("last_digest"),
+                  rs.getString("reply"),
+                  rs.getString("view_items"),
+                  rs.getString("view_system"),
+                  rs.getInt("view_covered"),
+                  rs.getInt("compactions"),
+                  rs.getLong("version")));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed("reading conversations", e);
+    }
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  /**
+   * Writes a conversation's new state and appends to its log, in one transaction.
+   *
+   * @param next the new state; its {@code version} is the one written
+   * @param expectedVersion the version read before, or -1 for a new conversation
+   * @param releaseKeyOf a conversation whose external key moves to {@code next} (a fork), or null
+   * @param appended log lines to add after the ones stored
+   * @return false when the conversation changed meanwhile (nothing written)
+   * @throws ProxyStoreException when the database fails
+   */
+  public boolean save(
+      Conversation next, long expectedVersion, String releaseKeyOf, List<LogEntry> appended) {
+    if (sqlite) {
+      sqliteWrites.lock();
+    }
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        long now = System.currentTimeMillis();
+        if (releaseKeyOf != null) {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE proxy_conversations SET external_key = NULL, updated_at = ? WHERE id = ?")) {
+            ps.setLong(1, now);
+            ps.setString(2, releaseKeyOf);
+            ps.executeUpdate();
+          }
+        }
+        if (expectedVersion < 0) {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT INTO proxy_conversations (id, tenant, api, external_key, forked_from,"
+                      + " last_length, last_digest, reply, view_items, view_system, view_covered,"
+                      + " compactions, version, created_at, updated_at)"
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, next.id());
+            ps.setString(2, next.tenant());
+            ps.setString(3, next.api());
+            setText(ps, 4, next.externalKey());
+            setText(ps, 5, next.forkedFrom());
+            bindState(ps, 6, next);
+            ps.setLong(14, now);
+            ps.setLong(15, now);
+            ps.executeUpdate();
+          }
+        } else {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE proxy_conversations SET last_length = ?, last_digest = ?, reply = ?,"
+                      + " view_items = ?, view_system = ?, view_covered = ?, compactions = ?,"
+                      + " version = ?, updated_at = ? WHERE id = ? AND version = ?")) {
+            bindState(ps, 1, next);
+            ps.setLong(9, now);
+            ps.setString(10, next.id());
+            ps.setLong(11, expectedVersion);
+            if (ps.executeUpdate() != 1) {
+              c.rollback();
+              return false;
+            }
+          }
+        }
+        int seq = 0;
+        try (PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT COALESCE(MAX(seq), -1) FROM proxy_log WHERE conversation_id = ?")) {
+          ps.setString(1, next.id());
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            seq = rs.getInt(1) + 1;
+          }
+        }
+        try (PreparedStatement ps =
+            c.prepareStatement(
+                "INSERT INTO proxy_log (conversation_id, seq, kind, digest, body, created_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?)")) {
+          for (LogEntry e : appended) {
+            ps.setString(1, next.id());
+            ps.setInt(2, seq++);
+            ps.setString(3, e.kind());
+            ps.setString(4, e.digest());
+            ps.setString(5, e.body());
+            ps.setLong(6, now);
+            ps.addBatch();
+          }
+          ps.executeBatch();
+        }
+        c.commit();
+        return true;
+      } catch (SQLException | RuntimeException e) {
+        try {
+          c.rollback();
+        } catch (SQLException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+    } catch (SQLException e) {
+      if (expectedVersion < 0 && isUniqueViolation(e)) {
+        return false;
+      }
+      throw failed("saving conversation " + next.id(), e);
+    } finally {
+      if (sqlite) {
+        sqliteWrites.unlock();
+      }
+    }
+  }
+
+  /** Deletes a conversation of the tenant and its log; false when there is none. */
+  public boolean delete(String tenant, String id) {
+    if (sqlite) {
+      sqliteWrites.lock();
+    }
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      int n;
+      try (PreparedStatement ps =
+          c.prepareStatement("DELETE FROM proxy_conversations WHERE tenant = ? AND id = ?")) {
+        ps.setString(1, tenant);
+        ps.setString(2, id);
+        n = ps.executeUpdate();
+      }
+      if (n > 0) {
+        try (PreparedStatement ps =
+            c.prepareStatement("DELETE FROM proxy_log WHERE conversation_id = ?")) {
+          ps.setString(1, id);
+          ps.executeUpdate();
+        }
+      }
+      c.commit();
+      return n > 0;
+    } catch (SQLException e) {
+      throw failed("deleting conversation " + id, e);
+    } finally {
+      if (sqlite) {
+        sqliteWrites.unlock();
+      }
+    }
+  }
+
+  private static void bindState(PreparedStatement ps, int at, Conversation n) throws SQLException {
+    ps.setInt(at, n.lastLength());
+    ps.setString(at + 1, n.lastDigest());
+    setText(ps, at + 2, n.reply());
+    setText(ps, at + 3, n.viewItems());
+    setText(ps, at + 4, n.viewSystem());
+    ps.setInt(at + 5, n.viewCovered());
+    ps.setInt(at + 6, n.compactions());
+    ps.setLong(at + 7, n.version());
+  }
+
+  private static void setText(PreparedStatement ps, int i, String v) throws SQLException {
+    if (v == null) {
+      ps.setNull(i, Types.VARCHAR);
+    } else {
+      ps.setString(i, v);
+    }
+  }
+
+  private static boolean isUniqueViolation(SQLException e) {
+    String state = e.getSQLState();
+    String msg = String.valueOf(e.getMessage());
+    return "23505".equals(state) || msg.contains("UNIQUE constraint failed");
+  }
+
+  private ProxyStoreException failed(String what, SQLException e) {
+    return new ProxyStoreException(
+        "proxy database " + description + ": " + what + " failed: " + e.getMessage(), e);
+  }
+
+  @Override
+  public void close() {
+    ds.close();
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+  }
+
+  private static String queryParameter(String url, String name) {
+    int q = url.indexOf('?');
+    if (q < 0) {
+      return null;
+    }
+    for (String pair : url.substring(q + 1).split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0 && pair.substring(0, eq).equals(name)) {
+        return decode(pair.substring(eq + 1));
+      }
+    }
+    return null;
+  }
+
+  /** {@code url} with any password hidden (user info and {@code password=} parameters). */
+  static String redact(String url) {
+    return url.replaceAll("(?i)(password=)[^&]*", "$1***")
+        .replaceAll("^([^/@]*//)?([^/@:]+):[^/@]*@", "$1$2:***@");
+  }
+
+  /** The proxy database failed. */
+  public static final class ProxyStoreException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ProxyStoreException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

@@ -1,0 +1,293 @@
+package dev.compactor.server.proxy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.message.Role;
+import dev.compactor.wire.Unchanged;
+import dev.compactor.wire.anthropic.AnthropicMessages;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.openai.ChatCompletionsMessages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The request formats the proxy compacts, and what it needs of each: the client's <em>items</em> of
+ * a body (Chat Completions messages; Anthropic's {@code system} as a leading {@code {"system": …}}
+ * item, then its turns), the body rebuilt from other items, decoding items into core messages with
+ * the codec of {@code compactor-wire}, encoding a compacted view back into items (unchanged
+ * messages as the very JSON the client sent, through the codec's {@code reencode}), and the
+ * provider's reply as the client will echo it. Stateless.
+ */
+enum WireApi {
+  /** OpenAI Chat Completions, {@code POST /v1/chat/completions}. */
+  CHAT_COMPLETIONS("openai"),
+  /** Anthropic Messages, {@code POST /v1/messages}. */
+  ANTHROPIC_MESSAGES("anthropic");
+
+  /** Text of the user turn put first when a compacted Anthropic view would start otherwise. */
+  static final String LEADING_USER_TEXT = "(Earlier messages of this conversation were compacted.)";
+
+  private static final Pattern CHAT_ID = Pattern.compile("msg-(\\d+)");
+  private static final Pattern TURN_ID = Pattern.compile("msg-(\\d+)(?:-result-\\d+)?");
+
+  /** The provider part of catalog model names ({@code openai/…}, {@code anthropic/…}). */
+  final String provider;
+
+  WireApi(String provider) {
+    this.provider = provider;
+  }
+
+  /** A body the proxy cannot read as this format: it is forwarded unchanged. */
+  static final class Unreadable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unreadable(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /**
+   * The client's items of a request body.
+   *
+   * @throws Unreadable when the body is not an object with a non-empty array of message objects
+   */
+  List<JsonNode> items(JsonNode body) throws Unreadable {
+    if (body == null || !body.isObject()) {
+      throw new Unreadable("the body is not a JSON object");
+    }
+    JsonNode messages = body.get("messages");
+    if (messages == null || !messages.isArray() || messages.isEmpty()) {
+      throw new Unreadable("the body has no non-empty messages array");
+    }
+    List<JsonNode> out = new ArrayList<>(messages.size() + 1);
+    if (this == ANTHROPIC_MESSAGES) {
+      JsonNode system = body.get("system");
+      if (system != null && !system.isNull()) {
+        out.add(Json.object().set("system", system));
+      }
+    }
+    for (int i = 0; i < messages.size(); i++) {
+      JsonNode m = messages.get(i);
+      if (!m.isObject() || !m.path("role").isTextual()) {
+        throw new Unreadable("messages[" + i + "] is not a message object with a role");
+      }
+      out.add(m);
+    }
+    return out;
+  }
+
+  private static boolean isSystemItem(JsonNode item) {
+    return item.isObject() && item.has("system") && !item.has("role");
+  }
+
+  /** {@code original} with its conversation replaced by {@code items}. */
+  ObjectNode body(JsonNode original, List<JsonNode> items) {
+    ObjectNode copy = ((ObjectNode) original).deepCopy();
+    ArrayNode messages = Json.array();
+    int from = 0;
+    if (this == ANTHROPIC_MESSAGES) {
+      if (!items.isEmpty() && isSystemItem(items.get(0))) {
+        copy.set("system", items.get(0).get("system"));
+        from = 1;
+      } else {
+        copy.remove("system");
+      }
+      for (JsonNode turn : items.subList(from, items.size())) {
+        int last = messages.size() - 1;
+        if (last >= 0
+            && messages.get(last).path("role").asText().equals(turn.path("role").asText())) {
+          messages.set(last, merge(messages.get(last), turn));
+        } else {
+          messages.add(turn);
+        }
+      }
+    } else {
+      items.forEach(messages::add);
+    }
+    // keep the field where the client had it: replace in place
+    copy.set("messages", messages);
+    return copy;
+  }
+
+  /** Two turns of one side as one (the content blocks of both). */
+  private static JsonNode merge(JsonNode a, JsonNode b) {
+    ObjectNode m = Json.object().put("role", a.path("role").asText());
+    ArrayNode content = m.putArray("content");
+    for (JsonNode t : List.of(a, b)) {
+      JsonNode c = t.get("content");
+      if (c != null && c.isArray()) {
+        c.forEach(content::add);
+      } else if (c != null && c.isTextual()) {
+        content.addObject().put("type", "text").put("text", c.asText());
+      }
+    }
+    return m;
+  }
+
+  /**
+   * Core messages of the items (ids {@code msg-<i>}, {@code system}; see {@link #sourceIndex}).
+   *
+   * @throws Unreadable when the codec skips an item
+   */
+  List<Message> decode(List<JsonNode> items) throws Unreadable {
+    if (this == CHAT_COMPLETIONS) {
+      ArrayNode array = Json.array();
+      items.forEach(array::add);
+      ChatCompletionsMessages.Decoded d = ChatCompletionsMessages.decode(array, "messages");
+      if (!d.skipped().isEmpty()) {
+        throw new Unreadable(String.join("; ", d.skipped()));
+      }
+      return d.messages();
+    }
+    ObjectNode root = Json.object();
+    int from = 0;
+    if (!items.isEmpty() && isSystemItem(items.get(0))) {
+      root.set("system", items.get(0).get("system"));
+      from = 1;
+    }
+    ArrayNode turns = root.putArray("messages");
+    items.subList(from, items.size()).forEach(turns::add);
+    AnthropicMessages.Decoded d = AnthropicMessages.decode(root);
+    if (!d.skipped().isEmpty()) {
+      throw new Unreadable(String.join("; ", d.skipped()));
+    }
+    return d.messages();
+  }
+
+  /** The index of the item a decoded message came from, or -1 (a synthesized message). */
+  int sourceIndex(Message m, List<JsonNode> items) {
+    String id = m.id().toString();
+    boolean system = !items.isEmpty() && isSystemItem(items.get(0));
+    if (this == ANTHROPIC_MESSAGES && id.equals("system")) {
+      return system ? 0 : -1;
+    }
+    Matcher matcher = (this == CHAT_COMPLETIONS ? CHAT_ID : TURN_ID).matcher(id);
+    if (!matcher.matches()) {
+      return -1;
+    }
+    int i = Integer.parseInt(matcher.group(1)) + (this == ANTHROPIC_MESSAGES && system ? 1 : 0);
+    return i < items.size() ? i : -1;
+  }
+
+  /**
+   * The items to send for a compacted view of messages decoded from {@code items}: every message
+   * (Anthropic: every turn) that still says what its source said is that source's JSON, exactly.
+   *
+   * @throws IllegalArgumentException when the codec cannot write a message of the view
+   */
+  List<JsonNode> encode(List<Message> view, List<JsonNode> items) {
+    List<JsonNode> out = new ArrayList<>();
+    if (this == CHAT_COMPLETIONS) {
+      for (Message m : view) {
+        int i = sourceIndex(m, items);
+        ObjectNode o = ChatCompletionsMessages.reencode(m, i < 0 ? null : items.get(i));
+        if (o != null) {
+          out.add(o);
+        }
+      }
+      return out;
+    }
+    List<Message> system = view.stream().filter(m -> m.role() == Role.SYSTEM).toList();
+    if (!system.isEmpty()) {
+      JsonNode s;
+      if (system.size() == 1 && sourceIndex(system.get(0), items) == 0) {
+        s = AnthropicMessages.reencodeSystem(system.get(0), items.get(0).get("system"));
+      } else {
+        s =
+            Json.NODES.textNode(
+                String.join(
+                    "\n\n",
+                    system.stream().map(Message::content).filter(c -> !c.isEmpty()).toList()));
+      }
+      out.add(Json.object().set("system", s));
+    }
+    int firstTurn = out.size();
+    List<Message> run = new ArrayList<>();
+    String side = null;
+    for (Message m : view) {
+      if (m.role() == Role.SYSTEM) {
+        continue;
+      }
+      String s = m.role() == Role.ASSISTANT ? "assistant" : "user";
+      if (side != null && !side.equals(s)) {
+        addTurn(out, run, items);
+        run = new ArrayList<>();
+      }
+      side = s;
+      run.add(m);
+    }
+    if (!run.isEmpty()) {
+      addTurn(out, run, items);
+    }
+    if (out.size() == firstTurn || !"user".equals(out.get(firstTurn).path("role").asText())) {
+      ObjectNode lead = Json.object().put("role", "user");
+      lead.putArray("content").addObject().put("type", "text").put("text", LEADING_USER_TEXT);
+      out.add(firstTurn, lead);
+    }
+    return out;
+  }
+
+  private void addTurn(List<JsonNode> out, List<Message> run, List<JsonNode> items) {
+    JsonNode source = null;
+    for (Message m : run) {
+      int i = sourceIndex(m, items);
+      if (i >= 0) {
+        source = items.get(i);
+        break;
+      }
+    }
+    ObjectNode turn = AnthropicMessages.reencodeTurn(run, source);
+    if (turn == null) {
+      return;
+    }
+    int last = out.size() - 1;
+    if (last >= 0
+        && !isSystemItem(out.get(last))
+        && out.get(last).path("role").asText().equals(turn.path("role").asText())) {
+      out.set(last, merge(out.get(last), turn));
+    } else {
+      out.add(turn);
+    }
+  }
+
+  /** The provider's reply in a JSON response body, as the item the client will echo; or null. */
+  JsonNode replyOf(JsonNode response) {
+    if (response == null || !response.isObject()) {
+      return null;
+    }
+    if (this == CHAT_COMPLETIONS) {
+      JsonNode m = response.path("choices").path(0).path("message");
+      return m.isObject() ? m : null;
+    }
+    JsonNode content = response.get("content");
+    if (content == null || !content.isArray()) {
+      return null;
+    }
+    ObjectNode turn = Json.object().put("role", "assistant");
+    turn.set("content", content);
+    return turn;
+  }
+
+  /** Whether a request item is the echo of a stored reply: they say the same to a model. */
+  boolean sameMessage(JsonNode reply, JsonNode item) {
+    if (reply == null || item == null || !item.isObject() || isSystemItem(item)) {
+      return false;
+    }
+    try {
+      return Unchanged.onTheWire(decode(List.of(reply)), decode(List.of(item)));
+    } catch (Unreadable | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** A collector of the reply streamed in this format's server-sent events. */
+  StreamReply streamReply() {
+    return this == CHAT_COMPLETIONS
+        ? new StreamReply.ChatCompletions()
+        : new StreamReply.Anthropic();
+  }
+}

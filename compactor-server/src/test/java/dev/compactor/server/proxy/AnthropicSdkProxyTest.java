@@ -1,0 +1,194 @@
+package dev.compactor.server.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.anthropic.client.AnthropicClient;
+import com.anthropic.client.okhttp.AnthropicOkHttpClient;
+import com.anthropic.core.JsonValue;
+import com.anthropic.core.http.HttpResponseFor;
+import com.anthropic.core.http.StreamResponse;
+import com.anthropic.helpers.MessageAccumulator;
+import com.anthropic.models.messages.CacheControlEphemeral;
+import com.anthropic.models.messages.ContentBlock;
+import com.anthropic.models.messages.ContentBlockParam;
+import com.anthropic.models.messages.Message;
+import com.anthropic.models.messages.MessageCreateParams;
+import com.anthropic.models.messages.RawMessageStreamEvent;
+import com.anthropic.models.messages.TextBlockParam;
+import com.anthropic.models.messages.Tool;
+import com.anthropic.models.messages.ToolResultBlockParam;
+import com.anthropic.models.messages.ToolUseBlock;
+import dev.compactor.server.Tenants;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Anthropic Java SDK pointed at the proxy (base URL {@code http://127.0.0.1:PORT}), against the
+ * fake provider: a tool loop long enough to compact several times, streaming and not, with a {@code
+ * cache_control} marker on the system prompt that every request keeps.
+ */
+class AnthropicSdkProxyTest {
+  static final int ROUNDS = 30;
+
+  @TempDir Path dir;
+  ProxyFixture f;
+  AnthropicClient client;
+  final AtomicInteger calls = new AtomicInteger();
+
+  @BeforeEach
+  void start() {
+    FakeModelServer model =
+        FakeModelServer.builder()
+            .contextWindow(12_000)
+            .replyWith(
+                r -> {
+                  int n = calls.getAndIncrement();
+                  return n < ROUNDS - 1
+                      ? Reply.toolCall(
+                          "toolu_" + n, "bash", "{\"cmd\":\"cat src/file" + n + ".java\"}")
+                      : Reply.text("All tests pass now.");
+                })
+            .start();
+    f =
+        new ProxyFixture(
+            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+    client =
+        AnthropicOkHttpClient.builder()
+            .baseUrl(f.baseUrl())
+            .apiKey("sk-ant-client-key")
+            .maxRetries(0)
+            .putHeader("X-Compactor-Budget", "6000")
+            .build();
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    f.close();
+  }
+
+  private static MessageCreateParams.Builder firstRequest() {
+    return MessageCreateParams.builder()
+        .model("claude-sonnet-4-5")
+        .maxTokens(1024)
+        .systemOfTextBlockParams(
+            List.of(
+                TextBlockParam.builder()
+                    .text("You fix failing tests. Use the bash tool.")
+                    .cacheControl(CacheControlEphemeral.builder().build())
+                    .build()))
+        .addUserMessage("The test FooTest fails; find out why and fix it.")
+        .addTool(
+            Tool.builder()
+                .name("bash")
+                .description("Runs a shell command")
+                .inputSchema(
+                    Tool.InputSchema.builder()
+                        .properties(
+                            Tool.InputSchema.Properties.builder()
+                                .putAdditionalProperty(
+                                    "cmd", JsonValue.from(Map.of("type", "string")))
+                                .build())
+                        .build())
+                .build());
+  }
+
+  private static String output(int round) {
+    return ("line " + round + ": public void method" + round + "() { return compute(x, y); }\n")
+        .repeat(40);
+  }
+
+  private static void answerTools(MessageCreateParams.Builder params, Message reply, int round) {
+    params.addMessage(reply);
+    List<ContentBlockParam> results = new ArrayList<>();
+    for (ContentBlock b : reply.content()) {
+      b.toolUse()
+          .map(ToolUseBlock::id)
+          .ifPresent(
+              id ->
+                  results.add(
+                      ContentBlockParam.ofToolResult(
+                          ToolResultBlockParam.builder()
+                              .toolUseId(id)
+                              .content(output(round))
+                              .build())));
+    }
+    if (!results.isEmpty()) {
+      params.addUserMessageOfContentBlockParams(results);
+    }
+  }
+
+  @Test
+  void aToolLoopThroughTheProxyCompactsAndKeepsTheCachedPrefix() {
+    MessageCreateParams.Builder params = firstRequest();
+    List<String> actions = new ArrayList<>();
+    Set<String> conversations = new LinkedHashSet<>();
+    Message last = null;
+    for (int round = 0; round < ROUNDS; round++) {
+      HttpResponseFor<Message> raw = client.messages().withRawResponse().create(params.build());
+      actions.add(raw.headers().values("x-compactor-action").get(0));
+      conversations.add(raw.headers().values("x-compactor-conversation").get(0));
+      last = raw.parse();
+      answerTools(params, last, round);
+    }
+    assertThat(last.content().get(0).text().orElseThrow().text()).isEqualTo("All tests pass now.");
+    assertProxied(actions, conversations);
+  }
+
+  @Test
+  void aStreamedToolLoopThroughTheProxyCompactsAndKeepsTheCachedPrefix() {
+    MessageCreateParams.Builder params = firstRequest();
+    List<String> actions = new ArrayList<>();
+    Set<String> conversations = new LinkedHashSet<>();
+    Message last = null;
+    for (int round = 0; round < ROUNDS; round++) {
+      MessageAccumulator acc = MessageAccumulator.create();
+      try (HttpResponseFor<StreamResponse<RawMessageStreamEvent>> raw =
+          client.messages().withRawResponse().createStreaming(params.build())) {
+        actions.add(raw.headers().values("x-compactor-action").get(0));
+        conversations.add(raw.headers().values("x-compactor-conversation").get(0));
+        try (StreamResponse<RawMessageStreamEvent> stream = raw.parse()) {
+          stream.stream().forEach(acc::accumulate);
+        }
+      }
+      last = acc.message();
+      answerTools(params, last, round);
+    }
+    assertThat(last.content().get(0).text().orElseThrow().text()).isEqualTo("All tests pass now.");
+    assertProxied(actions, conversations);
+    assertThat(f.model.requests()).allMatch(RecordedRequest::streaming);
+  }
+
+  private void assertProxied(List<String> actions, Set<String> conversations) {
+    List<RecordedRequest> sent = f.model.requests();
+    // valid requests only: tool_use answered in the very next turn, alternating roles, ≤ 4
+    // cache_control breakpoints, within the window
+    assertThat(f.model.rejections()).isEmpty();
+    assertThat(sent).hasSize(ROUNDS);
+    int compactions = PrefixChecks.assertCachePreserving(sent, actions);
+    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 3);
+    // the client's cache_control marker on the system prompt is on every request
+    assertThat(sent)
+        .allMatch(r -> r.json().at("/system/0/cache_control/type").asText().equals("ephemeral"));
+    // the client's own key (this SDK sends it as a bearer token) and anthropic-version reached
+    // the provider unchanged (local mode)
+    assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-ant-client-key");
+    assertThat(sent.get(0).header("anthropic-version")).isPresent();
+    assertThat(conversations).hasSize(1);
+    assertThat(f.proxyStore.log(conversations.iterator().next()))
+        .filteredOn(e -> e.kind().equals("reply"))
+        .hasSize(ROUNDS);
+  }
+}

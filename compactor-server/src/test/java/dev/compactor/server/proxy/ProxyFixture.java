@@ -1,0 +1,146 @@
+package dev.compactor.server.proxy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.store.ChatStore;
+import dev.compactor.chat.store.SqliteChatStore;
+import dev.compactor.server.CompactorServer;
+import dev.compactor.server.ServerMetrics;
+import dev.compactor.server.ServerSettings;
+import dev.compactor.server.Tenants;
+import dev.compactor.server.Upstream;
+import dev.compactor.testkit.model.FakeModelServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * A real server on 127.0.0.1 port 0 with the proxy on, its {@code openai} and {@code anthropic}
+ * upstreams (and one named {@code local}) pointing at a {@link FakeModelServer}; an HTTP client.
+ */
+final class ProxyFixture implements AutoCloseable {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final String UPSTREAM_KEY_ENV = "TEST_PROXY_UPSTREAM_KEY";
+  static final String UPSTREAM_KEY = "sk-upstream-configured";
+
+  final FakeModelServer model;
+  final ProxyStore proxyStore;
+  final ChatStore chats;
+  final CompactorServer server;
+  final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  ProxyFixture(FakeModelServer model, ProxyStore proxyStore, Path dir, Tenants tenants) {
+    this(model, proxyStore, dir, tenants, ServerSettings.builder().port(0));
+  }
+
+  ProxyFixture(
+      FakeModelServer model,
+      ProxyStore proxyStore,
+      Path dir,
+      Tenants tenants,
+      ServerSettings.Builder settings) {
+    this.model = model;
+    this.proxyStore = proxyStore;
+    this.chats = SqliteChatStore.open(dir.resolve("chats.db"));
+    ServerSettings s =
+        settings
+            .upstream(new Upstream("openai", model.baseUrl(), UPSTREAM_KEY_ENV))
+            .upstream(new Upstream("anthropic", model.baseUrl(), UPSTREAM_KEY_ENV))
+            .upstream(new Upstream("local", model.baseUrl(), null))
+            .build();
+    server =
+        CompactorServer.start(
+            s,
+            ChatTaskService.builder(chats).build(),
+            tenants,
+            new PrintStream(logBytes, true, StandardCharsets.UTF_8),
+            new ServerMetrics(),
+            proxyStore,
+            Map.of(UPSTREAM_KEY_ENV, UPSTREAM_KEY));
+  }
+
+  String log() {
+    return logBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  String baseUrl() {
+    return server.baseUrl();
+  }
+
+  /** A response with its body as text. */
+  record Answer(HttpResponse<String> raw) {
+    int status() {
+      return raw.statusCode();
+    }
+
+    String header(String name) {
+      return raw.headers().firstValue(name).orElse(null);
+    }
+
+    String body() {
+      return raw.body();
+    }
+
+    JsonNode json() {
+      try {
+        return JSON.readTree(raw.body());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** POSTs {@code body} to {@code path} with header pairs {@code name, value, …}. */
+  Answer post(String path, String body, String... headers) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+            .timeout(Duration.ofSeconds(30))
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json");
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return send(b.build());
+  }
+
+  Answer get(String path, String... headers) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+            .timeout(Duration.ofSeconds(30))
+            .GET();
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return send(b.build());
+  }
+
+  Answer send(HttpRequest r) {
+    try {
+      return new Answer(http.send(r, HttpResponse.BodyHandlers.ofString()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    proxyStore.close();
+    chats.close();
+    model.close();
+  }
+}
