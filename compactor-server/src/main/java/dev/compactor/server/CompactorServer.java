@@ -149,7 +149,10 @@ public final class CompactorServer implements AutoCloseable {
             config -> {
               config.startup.showJavalinBanner = false;
               config.startup.showOldJavalinVersionWarning = false;
-              config.http.maxRequestSize = settings.maxBodyBytes();
+              // the chat-task routes read their bodies with settings.maxBodyBytes() themselves; the
+              // proxy's requests may carry far longer conversations
+              config.http.maxRequestSize =
+                  Math.max(settings.maxBodyBytes(), ServerSettings.PROXY_MAX_BODY_BYTES);
               config.jetty.modifyServer(
                   server -> server.setStopTimeout(settings.shutdownGrace().toMillis()));
               config.jetty.addConnector(
@@ -193,7 +196,9 @@ public final class CompactorServer implements AutoCloseable {
                             case 413 ->
                                 ApiError.tooLarge(
                                     "the request body is larger than this server's limit of "
-                                        + settings.maxBodyBytes()
+                                        + Math.max(
+                                            settings.maxBodyBytes(),
+                                            ServerSettings.PROXY_MAX_BODY_BYTES)
                                         + " bytes");
                             default ->
                                 new ApiError(

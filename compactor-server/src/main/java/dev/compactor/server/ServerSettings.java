@@ -36,6 +36,13 @@ public record ServerSettings(
   /** The default port. */
   public static final int DEFAULT_PORT = 8080;
 
+  /**
+   * The body limit of proxied requests, which carry whole conversations: 64 MB, above what the
+   * providers accept (Anthropic's request limit is 32 MB), so that the proxy is never the reason a
+   * request fails; the provider's own limit answers beyond it.
+   */
+  public static final long PROXY_MAX_BODY_BYTES = 64L * 1024 * 1024;
+
   /** The default body limit: 10 MB. */
   public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
 

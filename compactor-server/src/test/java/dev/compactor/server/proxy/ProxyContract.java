@@ -84,6 +84,32 @@ abstract class ProxyContract {
   }
 
   @Test
+  void aConversationLargerThanTheChatTaskBodyLimitIsStillForwarded() {
+    // 12 MB of history: over the chat-task routes' 10 MB, under the proxy's 64 MB
+    String big = "x".repeat(12 * 1024 * 1024);
+    ObjectNode body = chat("gpt-4o", "user", "first " + big);
+    body.putArray("messages")
+        .addAll(
+            chat("gpt-4o", "user", "first " + big, "assistant", "ok", "user", "and now?")
+                .withArray("messages"));
+    Answer a =
+        f.post(
+            "/v1/chat/completions",
+            body.toString(),
+            "Authorization",
+            "Bearer sk-client-own",
+            "X-Compactor-Budget",
+            "100000000");
+    assertThat(a.status())
+        .as(a.body().substring(0, Math.min(300, a.body().length())))
+        .isEqualTo(200);
+    // read and handled by the proxy (here compacted to fit gpt-4o's window), not refused
+    assertThat(a.header("x-compactor-action")).isNotEqualTo("passthrough");
+    assertThat(f.model.requests()).hasSize(1);
+    assertThat(f.model.rejections()).isEmpty();
+  }
+
+  @Test
   void anthropicHeadersGoToTheProviderAndCompactorHeadersDoNot() {
     ObjectNode body = chat("claude-sonnet-4-5", "user", "Hello");
     body.put("max_tokens", 100).put("system", "You are terse.");
