@@ -6,6 +6,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,13 +49,35 @@ public final class ChatStores {
       throw new IllegalArgumentException("database must not be blank");
     }
     String s = db.strip();
-    if (s.startsWith("postgresql://") || s.startsWith("postgres://")) {
-      return openLibpqUri(s);
-    }
-    if (s.startsWith("jdbc:postgresql:")) {
-      return PostgresChatStore.open(s, new Properties(), queryParameter(s, "currentSchema"));
+    Optional<PostgresTarget> pg = postgres(s);
+    if (pg.isPresent()) {
+      return PostgresChatStore.open(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
     }
     return SqliteChatStore.open(sqliteFile(s));
+  }
+
+  /**
+   * A PostgreSQL database as a store opens it: the JDBC URL, the driver properties ({@code user}
+   * and {@code password} of a libpq URI) and the schema ({@code currentSchema}, or null).
+   */
+  public record PostgresTarget(String jdbcUrl, Properties properties, String schema) {}
+
+  /**
+   * The PostgreSQL database {@code db} names, when it is a libpq URI ({@code postgresql://…},
+   * {@code postgres://…}) or a {@code jdbc:postgresql:} URL; empty for anything else.
+   *
+   * @throws IllegalArgumentException when it is a malformed PostgreSQL URL (password hidden)
+   */
+  public static Optional<PostgresTarget> postgres(String db) {
+    String s = db.strip();
+    if (s.startsWith("postgresql://") || s.startsWith("postgres://")) {
+      return Optional.of(libpqUri(s));
+    }
+    if (s.startsWith("jdbc:postgresql:")) {
+      return Optional.of(
+          new PostgresTarget(s, new Properties(), queryParameter(s, "currentSchema")));
+    }
+    return Optional.empty();
   }
 
   /**
@@ -151,7 +174,7 @@ public final class ChatStores {
     return base.resolve("compactor").resolve(DEFAULT_FILE);
   }
 
-  private static ChatStore openLibpqUri(String s) {
+  private static PostgresTarget libpqUri(String s) {
     URI uri;
     try {
       uri = new URI(s);
@@ -178,7 +201,7 @@ public final class ChatStores {
             + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
             + path
             + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-    return PostgresChatStore.open(jdbc, props, queryParameter(jdbc, "currentSchema"));
+    return new PostgresTarget(jdbc, props, queryParameter(jdbc, "currentSchema"));
   }
 
   private static String redactUserInfo(URI uri) {

@@ -4,10 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.compactor.chat.store.ChatStores;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -119,37 +115,9 @@ public final class ProxyStore implements AutoCloseable {
       throw new IllegalArgumentException("database must not be blank");
     }
     String s = db.strip();
-    if (s.startsWith("postgresql://") || s.startsWith("postgres://")) {
-      URI uri;
-      try {
-        uri = new URI(s);
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(
-            "malformed PostgreSQL URL " + redact(s) + ": " + e.getReason(), e);
-      }
-      if (uri.getHost() == null) {
-        throw new IllegalArgumentException("PostgreSQL URL has no host: " + redact(s));
-      }
-      Properties props = new Properties();
-      String userInfo = uri.getRawUserInfo();
-      if (userInfo != null) {
-        int colon = userInfo.indexOf(':');
-        props.setProperty("user", decode(colon < 0 ? userInfo : userInfo.substring(0, colon)));
-        if (colon >= 0) {
-          props.setProperty("password", decode(userInfo.substring(colon + 1)));
-        }
-      }
-      String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-      String jdbc =
-          "jdbc:postgresql://"
-              + uri.getHost()
-              + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
-              + path
-              + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-      return openPostgres(jdbc, props, queryParameter(jdbc, "currentSchema"));
-    }
-    if (s.startsWith("jdbc:postgresql:")) {
-      return openPostgres(s, new Properties(), queryParameter(s, "currentSchema"));
+    Optional<ChatStores.PostgresTarget> pg = ChatStores.postgres(s);
+    if (pg.isPresent()) {
+      return openPostgres(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
     }
     return openSqlite(ChatStores.sqliteFile(s));
   }
@@ -535,24 +503,6 @@ public final class ProxyStore implements AutoCloseable {
   @Override
   public void close() {
     ds.close();
-  }
-
-  private static String decode(String s) {
-    return URLDecoder.decode(s, StandardCharsets.UTF_8);
-  }
-
-  private static String queryParameter(String url, String name) {
-    int q = url.indexOf('?');
-    if (q < 0) {
-      return null;
-    }
-    for (String pair : url.substring(q + 1).split("&")) {
-      int eq = pair.indexOf('=');
-      if (eq > 0 && pair.substring(0, eq).equals(name)) {
-        return decode(pair.substring(eq + 1));
-      }
-    }
-    return null;
   }
 
   /** {@code url} with any password hidden (user info and {@code password=} parameters). */
