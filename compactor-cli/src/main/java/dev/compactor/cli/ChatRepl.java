@@ -378,7 +378,7 @@ final class ChatRepl {
       s.append(
           String.format(
               Locale.ROOT,
-              "  %-14s %-9s %,7s  %s%s%n",
+              "  %-14s %-9s %7s  %s%s%n",
               m.id(),
               role,
               m.uiOnly() ? "-" : String.format(Locale.ROOT, "%,d", counter.countMessage(m)),
