@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
     description = {
       "An interactive chat with a model (--model provider/model, --base-url for any"
           + " OpenAI-compatible server; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY), the answer"
-          + " streamed as it arrives. After every turn the automatic policy runs: the 90 %"
+          + " streamed as it arrives. After every turn the automatic policy runs: the 90 %%"
           + " reminder once per view, compaction at the budget, overflow recovery when the"
           + " provider still refuses. /help lists the commands (/compact, /context, /view,"
           + " /recover, /budget, /model, /exit).",
@@ -102,6 +102,9 @@ final class ChatCommand implements Callable<Integer> {
   boolean plain;
 
   private final Clock clock = Clock.systemUTC();
+
+  /** Where plain lines are read from (standard input; a test may set another). */
+  java.io.InputStream stdin = System.in;
 
   /** The model of the engine in use (null before the first). */
   private String current;
@@ -304,11 +307,11 @@ final class ChatCommand implements Callable<Integer> {
   }
 
   private ChatConsole console(Path root) {
-    if (!plain && System.console() != null) {
+    if (!plain && stdin == System.in && System.console() != null) {
       return TerminalConsole.open(ChatConversations.historyFile(root), ChatRepl.COMMANDS);
     }
     return new ChatConsole.Plain(
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
+        new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8)),
         spec.commandLine().getOut(),
         spec.commandLine().getErr());
   }

@@ -21,6 +21,17 @@ interface ChatConsole extends AutoCloseable {
    */
   String readLine();
 
+  /**
+   * An answer is about to stream: from now until {@link #endAnswer}, Ctrl-C on a terminal asks to
+   * stop it ({@link #interrupted}) instead of ending the program.
+   */
+  default void startAnswer() {}
+
+  /** Whether Ctrl-C was pressed since {@link #startAnswer}. */
+  default boolean interrupted() {
+    return false;
+  }
+
   /** A piece of the model's answer, shown as it streams. */
   void answer(String delta);
 

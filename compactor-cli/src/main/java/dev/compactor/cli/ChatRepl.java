@@ -158,16 +158,26 @@ final class ChatRepl {
         Message.builder(Role.USER).id(nextId()).content(text).timestamp(clock.instant()).build());
     Engine e = engine;
     ChatRequest template = ChatRequest.builder().messages(conv.activeMessages()).build();
+    StringBuilder partial = new StringBuilder();
     StreamListener listener =
         new StreamListener() {
           @Override
           public void onText(String delta) {
+            stopWhenInterrupted();
+            partial.append(delta);
             console.answer(delta);
           }
 
           @Override
           public void onReasoning(String delta) {
+            stopWhenInterrupted();
             console.reasoning(delta);
+          }
+
+          private void stopWhenInterrupted() {
+            if (console.interrupted()) {
+              throw new Interrupted();
+            }
           }
 
           @Override
@@ -176,8 +186,13 @@ final class ChatRepl {
           }
         };
     RecoveryResult r;
+    console.startAnswer();
     try {
       r = recovery.stream(conv, e.client(), template, e.ctx(), listener);
+    } catch (Interrupted x) {
+      console.endAnswer();
+      interrupted(partial.toString());
+      return;
     } catch (RecoveryFailedException x) {
       console.endAnswer();
       failed(
@@ -232,6 +247,39 @@ final class ChatRepl {
             e.budget().tokens(),
             Math.round(100.0 * tokens / e.budget().tokens())));
   }
+
+  /** Thrown from the stream listener to stop an answer on Ctrl-C. */
+  private static final class Interrupted extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Interrupted() {
+      super("answer interrupted", null, false, false);
+    }
+  }
+
+  /**
+   * Keeps what arrived of an interrupted answer as the assistant's message (so the conversation
+   * goes on from what the person saw), marked {@code interrupted} in its metadata.
+   */
+  private void interrupted(String partial) {
+    if (partial.isBlank()) {
+      console.status("[answer interrupted before any text arrived; your message is kept]");
+      return;
+    }
+    conv.append(
+        Message.builder(Role.ASSISTANT)
+            .id(nextId())
+            .content(partial)
+            .timestamp(clock.instant())
+            .metadata(
+                new dev.compactor.core.message.MessageMetadata(
+                    null, null, null, null, Map.of(INTERRUPTED_KEY, true)))
+            .build());
+    console.status("[answer interrupted; what arrived is kept]");
+  }
+
+  /** Metadata key ({@code metadata.extra}) of an answer stopped with Ctrl-C. */
+  static final String INTERRUPTED_KEY = "interrupted";
 
   private void failed(String message) {
     turnFailed = true;

@@ -30,6 +30,8 @@ final class TerminalConsole implements ChatConsole {
   private final PrintWriter out;
   private boolean midLine;
   private boolean inReasoning;
+  private volatile boolean interrupted;
+  private Terminal.SignalHandler previous;
 
   private TerminalConsole(Terminal terminal, LineReader reader) {
     this.terminal = terminal;
@@ -82,6 +84,17 @@ final class TerminalConsole implements ChatConsole {
   }
 
   @Override
+  public void startAnswer() {
+    interrupted = false;
+    previous = terminal.handle(Terminal.Signal.INT, signal -> interrupted = true);
+  }
+
+  @Override
+  public boolean interrupted() {
+    return interrupted;
+  }
+
+  @Override
   public void answer(String delta) {
     if (delta.isEmpty()) {
       return;
@@ -109,6 +122,15 @@ final class TerminalConsole implements ChatConsole {
 
   @Override
   public void endAnswer() {
+    newLine();
+    if (previous != null) {
+      terminal.handle(Terminal.Signal.INT, previous);
+      previous = null;
+    }
+  }
+
+  /** Ends a line the answer left open. */
+  private void newLine() {
     if (midLine) {
       out.println();
       midLine = false;
@@ -119,14 +141,14 @@ final class TerminalConsole implements ChatConsole {
 
   @Override
   public void status(String line) {
-    endAnswer();
+    newLine();
     out.println(new AttributedString(line, AttributedStyle.DEFAULT.faint()).toAnsi(terminal));
     out.flush();
   }
 
   @Override
   public void error(String line) {
-    endAnswer();
+    newLine();
     out.println(
         new AttributedString(line, AttributedStyle.DEFAULT.foreground(AttributedStyle.RED))
             .toAnsi(terminal));
@@ -135,7 +157,7 @@ final class TerminalConsole implements ChatConsole {
 
   @Override
   public void print(String text) {
-    endAnswer();
+    newLine();
     out.print(text.endsWith("\n") ? text : text + "\n");
     out.flush();
   }

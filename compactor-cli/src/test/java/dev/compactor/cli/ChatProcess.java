@@ -148,6 +148,16 @@ final class ChatProcess implements AutoCloseable {
     }
   }
 
+  /** Presses keys: {@code raw} as it is, e.g. {@code "\u0003"} for Ctrl-C on a terminal. */
+  void keys(String raw) {
+    try {
+      in.write(raw.getBytes(StandardCharsets.UTF_8));
+      in.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot type into the chat: " + tail(), e);
+    }
+  }
+
   /** Ends the input (the chat sees the end of its input). */
   void closeInput() {
     try {

@@ -146,6 +146,17 @@ class ChatTerminalTest {
       p.type("/budget 3000");
       p.await("kept for conversation tty", 1, WAIT);
       assertThat(after(p.screen(), "> /budget")).contains("budget 3,000 tokens");
+
+      // Ctrl-C while an answer is on its way stops the answer, not the chat.
+      int requests = fake.requests().size();
+      p.type("question slowly");
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (fake.requests().size() == requests && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      p.keys("\u0003");
+      p.await("[answer interrupted", 1, WAIT);
+      assertThat(p.process.isAlive()).isTrue();
       p.type("/exit");
       assertThat(p.exitCode(WAIT)).isZero();
       assertThat(fake.rejections()).isEmpty();

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 /**
  * The provider side of the chat tests: a {@link FakeModelServer} that answers "question N" with
  * "answer N: …" (about 250 tokens of prose, so a few turns fill a small budget) and a summary
- * request (the checkpoint prompt of {@link ModelSummarizer}) with a checkpoint.
+ * request (the checkpoint prompt of {@link ModelSummarizer}) with a checkpoint. A question that
+ * says "slowly" is answered after 3 s.
  */
 final class FakeChat {
   private FakeChat() {}
@@ -56,6 +57,9 @@ final class FakeChat {
     String last = r.lastUserText() == null ? "" : r.lastUserText();
     Matcher m = QUESTION.matcher(last);
     int n = m.find() ? Integer.parseInt(m.group(1)) : 0;
+    if (last.contains("slowly")) {
+      return Reply.text(answer(n)).delay(java.time.Duration.ofSeconds(3));
+    }
     return Reply.text(answer(n));
   }
 
