@@ -167,6 +167,10 @@ final class ChatCommand implements Callable<Integer> {
         console.status(repl.banner(resumed, dir));
         int code = repl.run();
         empty = conv.master().size() == 0;
+        if (!empty) {
+          console.status(
+              "[saved in " + dir + "; continue with: compactor chat --resume " + chat + "]");
+        }
         return code;
       }
     } finally {

@@ -37,7 +37,7 @@ record ContextFigures(
     int messages,
     int uiOnly,
     long tokens,
-    Map<String, InspectCommand.RoleCount> byRole,
+    Map<String, RoleCount> byRole,
     long toolCalls,
     long toolResults,
     long toolOutputTokens,
@@ -50,6 +50,9 @@ record ContextFigures(
     long synthesizedTokens,
     int covered,
     boolean reminderSent) {
+
+  /** Messages and tokens of one role. */
+  record RoleCount(long messages, long tokens) {}
 
   /** The figures of {@code conversation}'s active view. */
   static ContextFigures of(
@@ -82,8 +85,8 @@ record ContextFigures(
         outputTokens += each[i];
       }
     }
-    Map<String, InspectCommand.RoleCount> byRole = new LinkedHashMap<>();
-    roles.forEach((k, v) -> byRole.put(k, new InspectCommand.RoleCount(v[0], v[1])));
+    Map<String, RoleCount> byRole = new LinkedHashMap<>();
+    roles.forEach((k, v) -> byRole.put(k, new RoleCount(v[0], v[1])));
     int synthesized = 0;
     long synthesizedTokens = 0;
     int covered = 0;
@@ -164,8 +167,8 @@ record ContextFigures(
             uiOnly > 0 ? " (" + uiOnly + " UI-only, not counted)" : "",
             tokenizer));
     boolean first = true;
-    for (Map.Entry<String, InspectCommand.RoleCount> e : byRole.entrySet()) {
-      InspectCommand.RoleCount rc = e.getValue();
+    for (Map.Entry<String, RoleCount> e : byRole.entrySet()) {
+      RoleCount rc = e.getValue();
       s.append(first ? "by role     " : "            ");
       first = false;
       s.append(

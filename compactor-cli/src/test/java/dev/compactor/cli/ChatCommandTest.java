@@ -214,6 +214,14 @@ class ChatCommandTest {
     assertThat(taken.exitCode()).isEqualTo(2);
     assertThat(taken.err()).contains("already exists").contains("--resume taken");
     assertThat(fake.requests()).hasSize(1);
+
+    try (StoredConversation open = StoredConversation.open(dir("taken"))) {
+      CliRunner busy = chat(List.of("question 3"), "--resume", "taken");
+      assertThat(busy.exitCode()).isEqualTo(2);
+      assertThat(busy.err()).contains("conversation \"taken\" is open in another compactor chat");
+      assertThat(open.master().size()).as("nothing written to it").isEqualTo(2);
+    }
+    assertThat(fake.requests()).hasSize(1);
   }
 
   @Test
