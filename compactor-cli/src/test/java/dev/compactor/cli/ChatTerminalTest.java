@@ -130,7 +130,6 @@ class ChatTerminalTest {
 
       // /view names the synthesized entries; /recover gives back their originals.
       p.type("/view");
-      p.await("entries", 1, WAIT);
       p.await("synthesized, stands for", 1, WAIT);
       String view = after(p.screen(), "> /view");
       Matcher stub =
