@@ -39,11 +39,14 @@ import org.springframework.ai.chat.messages.SystemMessage;
  * independent.
  *
  * <pre>{@code
- * ChatMemory memory = CompactingChatMemory.builder()
+ * CompactingChatMemory memory = CompactingChatMemory.builder()
  *     .compactor(Compactor.forModel("openai/gpt-4o").budget("0.5").reminder(false).build())
+ *     .store(ConversationStore.open("sqlite:/var/lib/app/memory.db"))
  *     .build();
  * ChatClient chat = ChatClient.builder(model)
- *     .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
+ *     .defaultAdvisors(
+ *         ToolCallAdvisor.builder().advisorOrder(Ordered.HIGHEST_PRECEDENCE + 300).build(),
+ *         CompactingMemoryAdvisor.of(memory))
  *     .build();
  * }</pre>
  */
