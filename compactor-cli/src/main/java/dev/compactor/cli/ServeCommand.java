@@ -102,6 +102,14 @@ final class ServeCommand implements Callable<Integer> {
   String timeout;
 
   @Option(
+      names = "--proxy-retention",
+      paramLabel = "T",
+      description =
+          "How long a proxy conversation is kept after its last request: 0 (forever) or a whole"
+              + " number with s, m, h or d (else [server] proxy_retention, else 7d).")
+  String proxyRetention;
+
+  @Option(
       names = "--log-content",
       description =
           "Put request bodies (message content) in the request log; for debugging only (also"

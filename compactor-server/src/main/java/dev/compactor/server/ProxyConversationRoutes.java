@@ -105,7 +105,7 @@ final class ProxyConversationRoutes {
     o.put("id", s.id());
     text(o, "conversation", s.externalKey());
     text(o, "session", s.session());
-    o.put("api", s.api());
+    o.put("api", s.api().toLowerCase(java.util.Locale.ROOT));
     text(o, "upstream", s.upstream());
     text(o, "model", s.model());
     text(o, "forked_from", s.forkedFrom());

@@ -453,7 +453,7 @@ public final class ProxyRoutes {
     CompactionOutcome o = r.outcome();
     Headers h = new Headers("none", p.externalKey != null ? p.externalKey : p.id, o.tokens(), -1);
     h.upstream = t.name();
-    h.api = api.name();
+    h.api = api.name().toLowerCase(Locale.ROOT);
     p.headers = h;
     String summaryFailure = summaryFailure(p);
     if (summaryFailure != null) {
