@@ -5,7 +5,7 @@ import dev.compactor.cli.config.ConfigLocations;
 import dev.compactor.cli.config.ServerConfig;
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.budget.BudgetSetting;
-import dev.compactor.server.ProxyPolicy;
+import dev.compactor.server.ProxySettings;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Upstream;
 import java.nio.file.Files;
@@ -136,16 +136,16 @@ record ServeSettings(
    *
    * @throws CompactorException naming the value and its source when one is invalid
    */
-  static ProxyPolicy policy(
+  static ProxySettings policy(
       Map<String, ServerConfig.Value> upstream,
       Map<String, Map<String, ServerConfig.Value>> models) {
-    Map<String, ProxyPolicy> perModel = new LinkedHashMap<>();
+    Map<String, ProxySettings> perModel = new LinkedHashMap<>();
     models.forEach((model, values) -> perModel.put(model, policy(values, Map.of())));
     return onePolicy(upstream, perModel);
   }
 
-  private static ProxyPolicy onePolicy(
-      Map<String, ServerConfig.Value> values, Map<String, ProxyPolicy> models) {
+  private static ProxySettings onePolicy(
+      Map<String, ServerConfig.Value> values, Map<String, ProxySettings> models) {
     ServerConfig.Value budget = values.get("budget");
     ServerConfig.Value reminder = values.get("reminder");
     ServerConfig.Value summary = values.get("summary_model");
@@ -178,7 +178,7 @@ record ServeSettings(
       b = BudgetSetting.of(budget.text(), budget.source());
     }
     try {
-      return new ProxyPolicy(b, remind, summary == null ? null : summary.text(), models);
+      return new ProxySettings(b, remind, summary == null ? null : summary.text(), models);
     } catch (IllegalArgumentException e) {
       throw new CompactorException(
           e.getMessage() + (summary == null ? "" : " (from " + summary.source() + ")"), e);

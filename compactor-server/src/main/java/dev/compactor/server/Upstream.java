@@ -18,9 +18,9 @@ import java.util.regex.Pattern;
  * @param apiKeyEnv the environment variable holding the API key, or null for the provider's usual
  *     one ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY}) or none
  * @param proxy how the compacting proxy treats this upstream's conversations (budget, reminder,
- *     summary model, per model); {@link ProxyPolicy#NONE} when not configured
+ *     summary model, per model); {@link ProxySettings#NONE} when not configured
  */
-public record Upstream(String name, String baseUrl, String apiKeyEnv, ProxyPolicy proxy) {
+public record Upstream(String name, String baseUrl, String apiKeyEnv, ProxySettings proxy) {
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
   private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
@@ -29,7 +29,7 @@ public record Upstream(String name, String baseUrl, String apiKeyEnv, ProxyPolic
    */
   public Upstream {
     Objects.requireNonNull(name, "name");
-    proxy = proxy == null ? ProxyPolicy.NONE : proxy;
+    proxy = proxy == null ? ProxySettings.NONE : proxy;
     name = name.strip().toLowerCase(Locale.ROOT);
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
@@ -56,11 +56,11 @@ public record Upstream(String name, String baseUrl, String apiKeyEnv, ProxyPolic
 
   /** An upstream with no proxy policy. */
   public Upstream(String name, String baseUrl, String apiKeyEnv) {
-    this(name, baseUrl, apiKeyEnv, ProxyPolicy.NONE);
+    this(name, baseUrl, apiKeyEnv, ProxySettings.NONE);
   }
 
   /** This upstream with another proxy policy. */
-  public Upstream withProxy(ProxyPolicy policy) {
+  public Upstream withProxy(ProxySettings policy) {
     return new Upstream(name, baseUrl, apiKeyEnv, policy);
   }
 

@@ -24,7 +24,7 @@ import dev.compactor.core.recovery.RecoveryResult;
 import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.ViewValidator;
 import dev.compactor.models.ProviderErrors;
-import dev.compactor.server.ProxyPolicy;
+import dev.compactor.server.ProxySettings;
 import dev.compactor.server.Upstream;
 import dev.compactor.wire.json.Json;
 import io.javalin.config.RoutesConfig;
@@ -132,7 +132,7 @@ public final class ProxyRoutes {
 
   /**
    * As above, counting into {@code metrics}, with the clients that write summaries for upstreams
-   * that configure a {@code summary_model} ({@link ProxyPolicy}).
+   * that configure a {@code summary_model} ({@link ProxySettings}).
    *
    * @param metrics what the proxy counts
    * @param summaryModels makes the summary models' clients ({@code provider/model}), or null for
@@ -337,7 +337,7 @@ public final class ProxyRoutes {
     Conversation conversation; // the core conversation of the view sent, for overflow recovery
     Target target;
     String session; // the client's session header (SessionHeaders), or null
-    ProxyPolicy policy;
+    ProxySettings policy;
     int reminded = -1; // the compaction count at which the reminder went out, or -1
     FallbackSummarizer summarizer; // the configured summary model's, or null
   }
@@ -426,7 +426,7 @@ public final class ProxyRoutes {
     p.tenant = tenantOf.apply(ctx);
     p.chain = ItemDigests.chain(p.items);
     Upstream configured = upstreams.get(t.name());
-    p.policy = (configured == null ? ProxyPolicy.NONE : configured.proxy()).forModel(model);
+    p.policy = (configured == null ? ProxySettings.NONE : configured.proxy()).forModel(model);
     String header = ctx.header(BUDGET);
     BudgetSetting budget =
         header != null && !header.isBlank()
@@ -589,7 +589,7 @@ public final class ProxyRoutes {
   private record Planner(Compactor compactor, FallbackSummarizer summarizer) {}
 
   private Planner compactor(
-      String model, BudgetSetting budget, ProxyPolicy policy, String upstream) {
+      String model, BudgetSetting budget, ProxySettings policy, String upstream) {
     String key =
         String.join(
             "\n",

@@ -6,7 +6,7 @@ import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.store.ChatStore;
 import dev.compactor.chat.store.SqliteChatStore;
 import dev.compactor.server.CompactorServer;
-import dev.compactor.server.ProxyPolicy;
+import dev.compactor.server.ProxySettings;
 import dev.compactor.server.ServerMetrics;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
@@ -65,7 +65,7 @@ final class ProxyFixture implements AutoCloseable {
       Path dir,
       Tenants tenants,
       ServerSettings.Builder settings,
-      Map<String, ProxyPolicy> policies) {
+      Map<String, ProxySettings> policies) {
     this.model = model;
     this.proxyStore = proxyStore;
     this.chats = SqliteChatStore.open(dir.resolve("chats.db"));

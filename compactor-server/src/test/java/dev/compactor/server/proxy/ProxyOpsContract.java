@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.budget.BudgetSetting;
-import dev.compactor.server.ProxyPolicy;
+import dev.compactor.server.ProxySettings;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
 import dev.compactor.server.proxy.ProxyFixture.Answer;
@@ -67,12 +67,12 @@ abstract class ProxyOpsContract {
         .start();
   }
 
-  ProxyFixture start(Map<String, ProxyPolicy> policies) {
+  ProxyFixture start(Map<String, ProxySettings> policies) {
     return start(policies, Tenants.localMode(), ServerSettings.builder().port(0));
   }
 
   ProxyFixture start(
-      Map<String, ProxyPolicy> policies, Tenants tenants, ServerSettings.Builder settings) {
+      Map<String, ProxySettings> policies, Tenants tenants, ServerSettings.Builder settings) {
     f = new ProxyFixture(fakeModel(), openStore(dir), dir, tenants, settings, policies);
     return f;
   }
@@ -113,8 +113,8 @@ abstract class ProxyOpsContract {
     return n;
   }
 
-  static ProxyPolicy budget(String value) {
-    return new ProxyPolicy(BudgetSetting.of(value, "test"), null, null, Map.of());
+  static ProxySettings budget(String value) {
+    return new ProxySettings(BudgetSetting.of(value, "test"), null, null, Map.of());
   }
 
   // ------------------------------------------------------------------ session headers
@@ -168,9 +168,9 @@ abstract class ProxyOpsContract {
 
   @Test
   void theBudgetComesFromTheHeaderThenTheModelThenTheUpstream() {
-    ProxyPolicy model = budget("1500");
-    ProxyPolicy openai =
-        new ProxyPolicy(
+    ProxySettings model = budget("1500");
+    ProxySettings openai =
+        new ProxySettings(
             BudgetSetting.of("100000", "test"), null, null, Map.of("gpt-4o-mini", model));
     start(Map.of("openai", openai, "local", budget("1500")));
     ObjectNode big = longChat("gpt-4o-mini", 6, 200);
@@ -197,8 +197,8 @@ abstract class ProxyOpsContract {
 
   @Test
   void aConfiguredSummaryModelWritesTheSummary() {
-    ProxyPolicy p =
-        new ProxyPolicy(BudgetSetting.of("1500", "test"), null, "local/summarizer", Map.of());
+    ProxySettings p =
+        new ProxySettings(BudgetSetting.of("1500", "test"), null, "local/summarizer", Map.of());
     start(Map.of("openai", p));
     Answer a = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 150).toString());
     assertThat(a.status()).as(a.body()).isEqualTo(200);
@@ -214,8 +214,8 @@ abstract class ProxyOpsContract {
 
   @Test
   void aFailingSummaryModelFallsBackToTheExtractiveSummaryAndSaysSo() {
-    ProxyPolicy p =
-        new ProxyPolicy(BudgetSetting.of("1500", "test"), null, "local/missing", Map.of());
+    ProxySettings p =
+        new ProxySettings(BudgetSetting.of("1500", "test"), null, "local/missing", Map.of());
     start(Map.of("openai", p));
     Answer a = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 150).toString());
     assertThat(a.status()).as(a.body()).isEqualTo(200);
@@ -231,7 +231,7 @@ abstract class ProxyOpsContract {
 
   @Test
   void theReminderIsOffByDefaultAndWhenOnIsSentOnceAndKeptInThePrefix() {
-    start(Map.of("openai", new ProxyPolicy(null, true, null, Map.of())));
+    start(Map.of("openai", new ProxySettings(null, true, null, Map.of())));
     ObjectNode body = longChat("gpt-4o", 6, 400);
     // measure the conversation, then give it a budget it fills to 92 %
     // (in a session of its own, so that it is not the same conversation as the requests below)

@@ -22,10 +22,13 @@ import java.util.Objects;
  * @param models per-model policies by the model name the request body gives ({@code gpt-4o}); their
  *     own {@code models} are empty
  */
-public record ProxyPolicy(
-    BudgetSetting budget, Boolean reminder, String summaryModel, Map<String, ProxyPolicy> models) {
+public record ProxySettings(
+    BudgetSetting budget,
+    Boolean reminder,
+    String summaryModel,
+    Map<String, ProxySettings> models) {
   /** Nothing set. */
-  public static final ProxyPolicy NONE = new ProxyPolicy(null, null, null, Map.of());
+  public static final ProxySettings NONE = new ProxySettings(null, null, null, Map.of());
 
   /**
    * @throws dev.compactor.core.catalog.InvalidSettingException when the budget is not a positive
@@ -33,7 +36,7 @@ public record ProxyPolicy(
    * @throws IllegalArgumentException when the summary model is not {@code provider/model}, or a
    *     per-model policy has models of its own
    */
-  public ProxyPolicy {
+  public ProxySettings {
     if (budget != null) {
       BudgetValue.parse(budget.value(), budget.source());
     }
@@ -48,7 +51,7 @@ public record ProxyPolicy(
       }
     }
     Objects.requireNonNull(models, "models");
-    Map<String, ProxyPolicy> copy = new LinkedHashMap<>();
+    Map<String, ProxySettings> copy = new LinkedHashMap<>();
     models.forEach(
         (name, p) -> {
           if (name == null || name.isBlank()) {
@@ -72,12 +75,12 @@ public record ProxyPolicy(
    * The policy for one model of this upstream: the model's fields where set, else this one's; its
    * {@code models} empty.
    */
-  public ProxyPolicy forModel(String model) {
-    ProxyPolicy m = model == null ? null : models.get(model);
+  public ProxySettings forModel(String model) {
+    ProxySettings m = model == null ? null : models.get(model);
     if (m == null) {
-      return models.isEmpty() ? this : new ProxyPolicy(budget, reminder, summaryModel, Map.of());
+      return models.isEmpty() ? this : new ProxySettings(budget, reminder, summaryModel, Map.of());
     }
-    return new ProxyPolicy(
+    return new ProxySettings(
         m.budget != null ? m.budget : budget,
         m.reminder != null ? m.reminder : reminder,
         m.summaryModel != null ? m.summaryModel : summaryModel,
