@@ -925,7 +925,9 @@ public final class ProxyRoutes {
                 next.viewCovered(),
                 next.compactions(),
                 0);
-        store.save(fork, -1, null, all, activity);
+        if (store.save(fork, -1, null, all, activity) && p.externalKey == null) {
+          p.headers.conversation = fork.id(); // a JSON answer is written after this: it says so
+        }
       }
     } catch (RuntimeException e) {
       failure("storing the conversation", e);

@@ -62,7 +62,8 @@ abstract class ProxyOpsContract {
                     ? Reply.error(Reply.Error.MODEL_NOT_FOUND)
                     : Reply.text(CHECKPOINT).usage(300, 60);
               }
-              return Reply.text("answer to " + r.lastUserText()).usage(50, 5);
+              Reply reply = Reply.text("answer to " + r.lastUserText()).usage(50, 5);
+              return r.lastUserText().equals("slow") ? reply.delay(Duration.ofSeconds(2)) : reply;
             })
         .start();
   }
@@ -335,6 +336,46 @@ abstract class ProxyOpsContract {
     String again = a.header(CONV);
     assertThat(again).isNotEqualTo(id);
     assertThat(f.proxyStore.log(again)).hasSize(4);
+  }
+
+  @Test
+  void aSweepDuringARequestLeavesTheRequestStoredWholeAsANewConversation() throws Exception {
+    start(Map.of());
+    ObjectNode first = chat("gpt-4o", "user", "first");
+    String id = f.post("/v1/chat/completions", first.toString()).header(CONV);
+    ObjectNode slow = next(first, "answer to first", "slow");
+    java.util.concurrent.CompletableFuture<Answer> inFlight =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> f.post("/v1/chat/completions", slow.toString()));
+    // the request has read the conversation and waits for the provider: sweep it away now
+    long deadline = System.currentTimeMillis() + 20_000;
+    while (f.model.requests().stream().noneMatch(r -> r.lastUserText().equals("slow"))
+        && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    ProxyRetention sweep =
+        new ProxyRetention(
+            f.proxyStore,
+            Duration.ofSeconds(1),
+            Clock.fixed(Instant.now().plus(Duration.ofDays(1)), ZoneOffset.UTC),
+            f.metrics.proxy(),
+            System.err);
+    assertThat(sweep.sweep()).isEqualTo(1);
+    Answer a = inFlight.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    assertThat(a.json().at("/choices/0/message/content").asText()).isEqualTo("answer to slow");
+    assertThat(f.get("/v1/proxy/conversations/" + id).status()).isEqualTo(404);
+    JsonNode list = f.get("/v1/proxy/conversations").json().path("conversations");
+    assertThat(list).hasSize(1);
+    String kept = list.get(0).path("id").asText();
+    assertThat(list.get(0).path("forked_from").asText()).isEqualTo(id);
+    assertThat(a.header(CONV)).isEqualTo(kept); // the answer names the conversation it is in
+    // the whole request and its reply, nothing of the deleted conversation's log half-kept
+    List<ProxyStore.LogEntry> log = f.proxyStore.log(kept);
+    assertThat(log).hasSize(4);
+    assertThat(log.get(0).body()).contains("first");
+    assertThat(log.get(3).body()).contains("answer to slow");
+    assertThat(f.proxyStore.log(id)).isEmpty();
   }
 
   // ------------------------------------------------------------------ the API
