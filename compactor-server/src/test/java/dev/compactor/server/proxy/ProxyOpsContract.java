@@ -63,7 +63,7 @@ abstract class ProxyOpsContract {
                     : Reply.text(CHECKPOINT).usage(300, 60);
               }
               Reply reply = Reply.text("answer to " + r.lastUserText()).usage(50, 5);
-              return r.lastUserText().equals("slow") ? reply.delay(Duration.ofSeconds(2)) : reply;
+              return "slow".equals(r.lastUserText()) ? reply.delay(Duration.ofSeconds(2)) : reply;
             })
         .start();
   }
@@ -151,6 +151,10 @@ abstract class ProxyOpsContract {
     String w = f.post("/v1/chat/completions", a1.toString(), "session_id", "codex-1").header(CONV);
     assertThat(w).isNotIn(x, y, z);
     assertThat(f.model.lastRequest().header("session_id")).hasValue("codex-1");
+    String w2 = f.post("/v1/chat/completions", a1.toString(), "session_id", "codex-2").header(CONV);
+    assertThat(w2).isNotIn(x, y, z, w); // without the header it would be a retry of w
+    assertThat(f.get("/v1/proxy/conversations/" + w).json().path("session").asText())
+        .isEqualTo("session_id:codex-1");
     // the explicit conversation header comes first
     Answer named =
         f.post(
@@ -168,31 +172,32 @@ abstract class ProxyOpsContract {
   // ------------------------------------------------------------------ policies
 
   @Test
-  void theBudgetComesFromTheHeaderThenTheModelThenTheUpstream() {
-    ProxySettings model = budget("1500");
+  void theBudgetComesFromTheHeaderThenTheModelThenTheUpstreamThenTheCatalog() {
     ProxySettings openai =
         new ProxySettings(
-            BudgetSetting.of("100000", "test"), null, null, Map.of("gpt-4o-mini", model));
-    start(Map.of("openai", openai, "local", budget("1500")));
-    ObjectNode big = longChat("gpt-4o-mini", 6, 200);
-    // per model: 1,500 tokens for gpt-4o-mini
-    Answer mini = f.post("/v1/chat/completions", big.toString());
+            BudgetSetting.of("1500", "test"), null, null, Map.of("gpt-4o", budget("100000")));
+    start(Map.of("openai", openai));
+    // the upstream's 1,500 tokens for a model without a table of its own
+    Answer mini = f.post("/v1/chat/completions", longChat("gpt-4o-mini", 6, 200).toString());
     assertThat(mini.status()).as(mini.body()).isEqualTo(200);
     assertThat(Long.parseLong(mini.header(ProxyRoutes.TOKENS_BEFORE))).isGreaterThan(1500);
     assertThat(mini.header(ProxyRoutes.ACTION)).isIn("masked", "trimmed", "summarized");
     assertThat(Long.parseLong(mini.header(ProxyRoutes.TOKENS_AFTER))).isLessThan(1500);
-    // per upstream: 100,000 for any other model of openai
-    ObjectNode big4o = longChat("gpt-4o", 6, 200);
-    assertThat(f.post("/v1/chat/completions", big4o.toString()).header(ProxyRoutes.ACTION))
-        .isEqualTo("none");
-    // the header beats the model's budget
-    ObjectNode other = longChat("gpt-4o-mini", 6, 201);
+    // the model's 100,000 beat the upstream's
+    Answer gpt4o = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 201).toString());
+    assertThat(gpt4o.header(ProxyRoutes.ACTION)).isEqualTo("none");
+    // the header beats the model's
     Answer header =
-        f.post("/v1/chat/completions", other.toString(), "X-Compactor-Budget", "100000");
-    assertThat(header.header(ProxyRoutes.ACTION)).isEqualTo("none");
-    // the upstream local's budget applies to its models
-    Answer local = f.post("/u/local/v1/chat/completions", longChat("qwen3", 6, 202).toString());
-    assertThat(local.header(ProxyRoutes.ACTION)).isIn("masked", "trimmed", "summarized");
+        f.post(
+            "/v1/chat/completions",
+            longChat("gpt-4o", 6, 202).toString(),
+            "X-Compactor-Budget",
+            "1500");
+    assertThat(header.header(ProxyRoutes.ACTION)).isIn("masked", "trimmed", "summarized");
+    // an upstream without a budget has the catalog's (gpt-4o's is far above this conversation)
+    Answer local =
+        f.post("/u/local/v1/chat/completions", longChat("gpt-4o-mini", 6, 203).toString());
+    assertThat(local.header(ProxyRoutes.ACTION)).isEqualTo("none");
     assertThat(f.model.rejections()).isEmpty();
   }
 
@@ -349,7 +354,7 @@ abstract class ProxyOpsContract {
             () -> f.post("/v1/chat/completions", slow.toString()));
     // the request has read the conversation and waits for the provider: sweep it away now
     long deadline = System.currentTimeMillis() + 20_000;
-    while (f.model.requests().stream().noneMatch(r -> r.lastUserText().equals("slow"))
+    while (f.model.requests().stream().noneMatch(r -> "slow".equals(r.lastUserText()))
         && System.currentTimeMillis() < deadline) {
       Thread.sleep(20);
     }
