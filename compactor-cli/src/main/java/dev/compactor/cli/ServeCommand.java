@@ -153,6 +153,12 @@ final class ServeCommand implements Callable<Integer> {
           "compactor serve: proxy /v1/chat/completions, /v1/messages (compacting),"
               + " /v1/responses, /v1/messages/count_tokens, /v1/models (passed through)");
       err.println(
+          "compactor serve: proxy conversations "
+              + (settings.proxyRetention().isZero()
+                  ? "kept forever"
+                  : "deleted " + describe(settings.proxyRetention()) + " after their last request")
+              + " (GET /v1/proxy/conversations)");
+      err.println(
           "compactor serve: upstreams "
               + (settings.upstreams().isEmpty()
                   ? "none configured (public OpenAI/Anthropic endpoints, keys from the environment)"
@@ -206,5 +212,18 @@ final class ServeCommand implements Callable<Integer> {
       // already shutting down
     }
     return 0;
+  }
+
+  private static String describe(java.time.Duration d) {
+    if (d.toDays() > 0 && d.equals(java.time.Duration.ofDays(d.toDays()))) {
+      return d.toDays() + (d.toDays() == 1 ? " day" : " days");
+    }
+    if (d.toHours() > 0 && d.equals(java.time.Duration.ofHours(d.toHours()))) {
+      return d.toHours() + " h";
+    }
+    if (d.toMinutes() > 0 && d.equals(java.time.Duration.ofMinutes(d.toMinutes()))) {
+      return d.toMinutes() + " min";
+    }
+    return d.toSeconds() + " s";
   }
 }
