@@ -282,6 +282,29 @@ abstract class ProxyOpsContract {
     assertThat(f.model.rejections()).isEmpty();
   }
 
+  @Test
+  void anAnthropicReminderGoesIntoTheLastUserTurnAndTheProviderAcceptsIt() {
+    start(Map.of("anthropic", new ProxySettings(null, true, null, Map.of())));
+    ObjectNode body = longChat("claude-sonnet-4-5", 6, 400);
+    body.put("max_tokens", 100).put("system", "You are terse.");
+    Answer measured = f.post("/u/local/v1/messages", body.toString(), "X-Session-Id", "measuring");
+    long tokens = Long.parseLong(measured.header(ProxyRoutes.TOKENS_BEFORE));
+    String budget = Long.toString(Math.round(tokens / 0.92));
+    Answer on = f.post("/v1/messages", body.toString(), "X-Compactor-Budget", budget);
+    assertThat(on.status()).as(on.body()).isEqualTo(200);
+    assertThat(on.header(ProxyRoutes.ACTION)).isEqualTo("reminded");
+    JsonNode sent = f.model.lastRequest().json();
+    JsonNode turns = sent.path("messages");
+    assertThat(turns.size()).isEqualTo(body.withArray("messages").size()); // no extra turn
+    JsonNode last = turns.get(turns.size() - 1);
+    assertThat(last.path("role").asText()).isEqualTo("user");
+    assertThat(last.toString())
+        .contains("and now the summary of it all?")
+        .contains("[Context notice from the context manager");
+    assertThat(sent.path("system").asText()).isEqualTo("You are terse.");
+    assertThat(f.model.rejections()).isEmpty();
+  }
+
   // ------------------------------------------------------------------ retention
 
   @Test
