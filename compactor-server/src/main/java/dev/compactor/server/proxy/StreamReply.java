@@ -224,12 +224,14 @@ abstract class StreamReply {
   /**
    * Responses events: the reply is the {@code output} of the closing {@code response.completed} (or
    * {@code response.incomplete}) event, else the items of the {@code response.output_item.done}
-   * events in their output order.
+   * events in their output order; none after {@code response.failed} or an {@code error} event (a
+   * failed answer is not one the client will echo).
    */
   static final class Responses extends StreamReply {
     private final TreeMap<Integer, JsonNode> done = new TreeMap<>();
     private JsonNode output;
     private boolean started;
+    private boolean failedAnswer;
 
     @Override
     void event(JsonNode e) {
@@ -248,7 +250,11 @@ abstract class StreamReply {
             output = o;
           }
         }
-        case "response.failed" -> finished = true;
+        case "response.failed" -> {
+          finished = true;
+          failedAnswer = true;
+        }
+        case "error" -> failedAnswer = true;
         default -> {
           // deltas, in-progress and unknown events: the done items say it all
         }
@@ -257,7 +263,7 @@ abstract class StreamReply {
 
     @Override
     JsonNode build() {
-      if (!started) {
+      if (!started || failedAnswer) {
         return null;
       }
       if (output != null) {

@@ -321,6 +321,50 @@ abstract class ResponsesProxyContract {
     assertThat(f.model.rejections()).isEmpty();
   }
 
+  @Test
+  void anOverflowInsideAStreamAfterItStartedIsRelayedNotRecovered() {
+    f.model.enqueue(Reply.contextLengthExceeded().inStream());
+    ObjectNode body = responses("gpt-4o", "user", "stream please");
+    body.put("stream", true);
+    Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "100000");
+    assertThat(a.status()).isEqualTo(200);
+    assertThat(a.body()).contains("context_length_exceeded");
+    assertThat(a.header("x-compactor-action")).isEqualTo("none");
+    assertThat(f.model.requests()).hasSize(1);
+    // no reply stored: the client will not echo a failed answer
+    assertThat(f.proxyStore.log(a.header("x-compactor-conversation")))
+        .extracting(ProxyStore.LogEntry::kind)
+        .containsExactly("client");
+  }
+
+  @Test
+  void aClientThatDropsIdsFromTheEchoedItemsIsMatchedByTheirContent() {
+    f.model.enqueue(
+        Reply.raw(
+            200,
+            "{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"output\":["
+                + "{\"id\":\"rs_1\",\"type\":\"reasoning\",\"summary\":[],"
+                + "\"encrypted_content\":\"gAAAAB-secret\"},"
+                + "{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"completed\","
+                + "\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
+                + "\"text\":\"Done.\",\"annotations\":[]}]}]}"));
+    ObjectNode body = responses("gpt-5", "user", "do it");
+    Answer a = f.post("/v1/responses", body.toString());
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    ArrayNode input = body.withArray("input");
+    input
+        .addObject()
+        .put("type", "reasoning")
+        .put("encrypted_content", "gAAAAB-secret")
+        .putArray("summary");
+    input.addObject().put("role", "assistant").put("content", "Done.");
+    input.addObject().put("role", "user").put("content", "thanks");
+    Answer b = f.post("/v1/responses", body.toString());
+    assertThat(b.header("x-compactor-conversation"))
+        .isEqualTo(a.header("x-compactor-conversation"));
+    assertThat(f.model.rejections()).isEmpty();
+  }
+
   // ------------------------------------------------------------------ left to the provider
 
   @Test
