@@ -207,6 +207,16 @@ class OpenAiResponsesSdkProxyTest {
                     .path("instructions")
                     .asText()
                     .equals("You fix failing tests. Use the bash tool."));
+    // each call the proxy sends goes with its reasoning item (kept verbatim, or dropped with it)
+    for (RecordedRequest r : sent) {
+      long reasoning = 0;
+      long calls = 0;
+      for (var item : r.json().path("input")) {
+        reasoning += item.path("type").asText().equals("reasoning") ? 1 : 0;
+        calls += item.path("type").asText().equals("function_call") ? 1 : 0;
+      }
+      assertThat(reasoning).isEqualTo(calls);
+    }
     assertThat(conversations).hasSize(1);
     assertThat(f.proxyStore.log(conversations.iterator().next()))
         .filteredOn(e -> e.kind().equals("reply"))

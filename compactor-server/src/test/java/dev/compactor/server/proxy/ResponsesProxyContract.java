@@ -153,11 +153,22 @@ abstract class ResponsesProxyContract {
     // the instructions stay; the reasoning items that are sent are the provider's, verbatim
     RecordedRequest last = sent.get(sent.size() - 1);
     assertThat(last.json().path("instructions").asText()).isEqualTo("Use the bash tool.");
-    for (JsonNode item : last.json().path("input")) {
-      if (item.path("type").asText().equals("reasoning")) {
-        assertThat(item.toString()).matches(".*\"id\":\"rs_\\d+\".*I should read file \\d+\\..*");
+    for (RecordedRequest r : sent) {
+      int reasoning = 0;
+      int calls = 0;
+      for (JsonNode item : r.json().path("input")) {
+        String type = item.path("type").asText();
+        if (type.equals("reasoning")) {
+          reasoning++;
+          assertThat(item.toString()).matches(".*\"id\":\"rs_\\d+\".*I should read file \\d+\\..*");
+        } else if (type.equals("function_call")) {
+          calls++;
+        }
       }
+      // each call kept is sent with the reasoning item it came with
+      assertThat(reasoning).isEqualTo(calls);
     }
+    assertThat(last.json().path("input").toString()).contains("\"type\":\"reasoning\"");
     // one conversation, its master log holding every item and reply
     assertThat(conversations).hasSize(1);
     // 2 input messages + instructions; per round after the first: 2 echoed items + 1 output
