@@ -54,13 +54,14 @@ import java.util.function.Function;
 
 /**
  * The compacting proxy: OpenAI- and Anthropic-compatible routes that forward to a named upstream
- * and, for Chat Completions and Anthropic Messages, send a compacted view of a long conversation in
- * place of the full history the client sent. See {@code docs/proxy.md}.
+ * and, for Chat Completions, Anthropic Messages and stateless Responses requests, send a compacted
+ * view of a long conversation in place of the full history the client sent. See {@code
+ * docs/proxy.md}.
  *
- * <p>Routes: {@code POST /v1/chat/completions} and {@code POST /v1/messages} (compacted); {@code
- * POST /v1/responses}, {@code POST /v1/messages/count_tokens} and {@code GET /v1/models} (passed
- * through); each also under {@code /u/{name}/v1/…} for the upstream {@code name}. OpenAI paths go
- * to the {@code openai} upstream, Anthropic paths to {@code anthropic}.
+ * <p>Routes: {@code POST /v1/chat/completions}, {@code POST /v1/messages} and {@code POST
+ * /v1/responses} (compacted); {@code POST /v1/messages/count_tokens} and {@code GET /v1/models}
+ * (passed through); each also under {@code /u/{name}/v1/…} for the upstream {@code name}. OpenAI
+ * paths go to the {@code openai} upstream, Anthropic paths to {@code anthropic}.
  *
  * <p>Rules kept everywhere: the provider's status, headers and body (or event sequence, flushed
  * event by event) reach the client unchanged, plus {@code x-compactor-*} headers; anything the
@@ -186,7 +187,8 @@ public final class ProxyRoutes {
       routes.post(
           prefix + "/v1/messages/count_tokens",
           ctx -> passthrough(ctx, "anthropic", "/messages/count_tokens"));
-      routes.post(prefix + "/v1/responses", ctx -> passthrough(ctx, "openai", "/responses"));
+      routes.post(
+          prefix + "/v1/responses", ctx -> compacting(ctx, WireApi.RESPONSES, "/responses"));
       routes.get(prefix + "/v1/models", ctx -> passthrough(ctx, "openai", "/models"));
     }
   }
@@ -409,14 +411,14 @@ public final class ProxyRoutes {
     Plan p = new Plan();
     p.api = api;
     p.body = body;
+    if (body != null && body.isObject()) {
+      // state kept at the provider, or the provider's own compaction: left to the provider
+      String why = api.passthroughReason(body);
+      if (why != null) {
+        throw new WireApi.Unreadable(why);
+      }
+    }
     p.items = api.items(body);
-    if (body.has("previous_response_id")) {
-      throw new WireApi.Unreadable("a stateful request (previous_response_id)");
-    }
-    if (body.has("context_management")) {
-      // the provider compacts or edits this conversation itself: leave it to the provider
-      throw new WireApi.Unreadable("provider-side context management (context_management)");
-    }
     String model = body.path("model").asText("");
     if (model.isBlank()) {
       throw new WireApi.Unreadable("the body names no model");
