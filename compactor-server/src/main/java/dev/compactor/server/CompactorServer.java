@@ -2,6 +2,8 @@ package dev.compactor.server;
 
 import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.store.ChatStoreException;
+import dev.compactor.server.inspect.InspectorRoutes;
+import dev.compactor.server.inspect.InspectorSource;
 import dev.compactor.server.proxy.ProxyRoutes;
 import dev.compactor.server.proxy.ProxyStore;
 import io.javalin.Javalin;
@@ -185,6 +187,8 @@ public final class CompactorServer implements AutoCloseable {
               if (proxy != null) {
                 proxy.register(config.routes);
               }
+              new InspectorRoutes(InspectorSource.ofService(proxyStore, service.store()), tenants)
+                  .register(config.routes);
               config.routes.exception(ApiError.class, (e, ctx) -> Responses.error(ctx, e));
               config.routes.exception(
                   HttpResponseException.class,

@@ -277,6 +277,40 @@ public final class ProxyStore implements AutoCloseable {
     return out;
   }
 
+  /**
+   * A conversation as a listing shows it.
+   *
+   * @param conversation its stored state
+   * @param logEntries lines of its master log
+   * @param updatedAtMillis when it last changed (milliseconds since the epoch)
+   */
+  public record Listed(Conversation conversation, int logEntries, long updatedAtMillis) {}
+
+  /** The tenant's conversations, most recently updated first, at most {@code limit}. */
+  public List<Listed> list(String tenant, int limit) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT id, updated_at, (SELECT COUNT(*) FROM proxy_log l WHERE l.conversation_id"
+                    + " = p.id) AS log_entries FROM proxy_conversations p WHERE tenant = ?"
+                    + " ORDER BY updated_at DESC, id LIMIT ?")) {
+      ps.setString(1, tenant);
+      ps.setInt(2, limit);
+      List<Listed> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String id = rs.getString(1);
+          long updated = rs.getLong(2);
+          int entries = rs.getInt(3);
+          byId(tenant, id).ifPresent(conv -> out.add(new Listed(conv, entries, updated)));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed("listing the conversations of tenant " + tenant, e);
+    }
+  }
+
   /** The master log of a conversation, in order. */
   public List<LogEntry> log(String conversationId) {
     try (Connection c = ds.getConnection();
