@@ -20,11 +20,16 @@ final class ContextChart {
 
   static String svg(InspectedConversation c) {
     List<InspectedConversation.Call> calls = c.calls();
-    long max = Math.max(1, Math.max(c.budget(), c.window()));
+    long max = Math.max(1, c.budget());
     for (InspectedConversation.Call call : calls) {
       max = Math.max(max, call.tokens());
     }
-    max = (long) Math.ceil(max * 1.05);
+    // a window far above every call would flatten the bars: it is drawn at the top, marked so
+    boolean windowOffScale = c.window() > 2 * max;
+    max =
+        windowOffScale
+            ? (long) Math.ceil(max * 1.15)
+            : (long) Math.ceil(Math.max(max, c.window()) * 1.05);
     int plotW = W - LEFT - RIGHT;
     int plotH = H - TOP - BOTTOM;
     int n = Math.max(1, calls.size());
@@ -76,7 +81,23 @@ final class ContextChart {
               call.reported() ? " (reported by the provider)" : " (counted)"));
     }
     line(s, "budget", c.budget(), max, plotH);
-    line(s, "window", c.window(), max, plotH);
+    if (windowOffScale) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<line class=\"window off-scale\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+                  + "<text class=\"label window\" x=\"%d\" y=\"%d\" text-anchor=\"end\">"
+                  + "window %s (above the scale)</text>",
+              LEFT,
+              TOP,
+              W - RIGHT,
+              TOP,
+              W - RIGHT - 4,
+              TOP + 12,
+              Html.esc(short_(c.window()))));
+    } else {
+      line(s, "window", c.window(), max, plotH);
+    }
     for (int at : c.compactions()) {
       double x = LEFT + at * step;
       s.append(
