@@ -66,7 +66,7 @@ final class DirectoryConversation {
                 r.id().toString(),
                 m == null ? "?" : m.role().wireName(),
                 m == null || m.uiOnly() ? 0 : tokens[i],
-                m == null ? "" : m.content(),
+                m == null ? "" : Pairing.text(List.of(m)),
                 i < 0 ? List.of() : List.of(i),
                 false));
       } else {
@@ -79,7 +79,7 @@ final class DirectoryConversation {
                 m.id().toString(),
                 m.role().wireName(),
                 counter.countMessage(m),
-                m.content(),
+                Pairing.text(List.of(m)),
                 s.covers().stream().map(x -> index.getOrDefault(x, -1)).toList(),
                 true));
       }

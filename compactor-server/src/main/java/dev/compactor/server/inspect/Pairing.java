@@ -59,4 +59,22 @@ final class Pairing {
     }
     return out;
   }
+
+  /** The content of the messages, then a line "→ name(arguments)" for each call they make. */
+  static String text(List<Message> ms) {
+    StringBuilder b = new StringBuilder();
+    for (Message m : ms) {
+      if (b.length() > 0 && !m.content().isEmpty()) {
+        b.append('\n');
+      }
+      b.append(m.content());
+      for (ToolCall c : m.toolCalls()) {
+        if (b.length() > 0) {
+          b.append('\n');
+        }
+        b.append("→ ").append(c.name()).append('(').append(c.arguments()).append(')');
+      }
+    }
+    return b.toString();
+  }
 }

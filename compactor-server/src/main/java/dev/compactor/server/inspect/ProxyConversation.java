@@ -100,9 +100,7 @@ final class ProxyConversation {
                 "view-" + k,
                 ms.isEmpty() ? roleOf(Json.write(item)) : ms.get(0).role().wireName(),
                 ms.isEmpty() ? counter.countText(Json.write(item)) : counter.countMessages(ms),
-                ms.isEmpty()
-                    ? Json.write(item)
-                    : ms.stream().map(Message::content).collect(Collectors.joining("\n")),
+                ms.isEmpty() ? Json.write(item) : Pairing.text(ms),
                 masterCovers,
                 !verbatim && !masterCovers.isEmpty()));
       }
