@@ -296,11 +296,16 @@ public final class CompactorServer implements AutoCloseable {
     }
   }
 
-  /** Every registered route as {@code "METHOD /path/{param}"} (before/after handlers left out). */
+  /**
+   * Every registered API route as {@code "METHOD /path/{param}"} (before/after handlers left out;
+   * so are the inspector's HTML pages under {@code /inspect}, which the API document does not
+   * describe).
+   */
   List<String> routes() {
     return app.unsafe.internalRouter.allHttpHandlers().stream()
         .map(p -> p.endpoint)
         .filter(e -> e.method.isHttpMethod())
+        .filter(e -> !e.path.startsWith("/inspect"))
         .map(e -> e.method.name() + " " + e.path)
         .sorted()
         .toList();

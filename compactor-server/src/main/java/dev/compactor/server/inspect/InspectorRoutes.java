@@ -55,7 +55,6 @@ public final class InspectorRoutes {
   public void register(RoutesConfig routes) {
     String b = Pages.BASE;
     routes.get(b, this::list);
-    routes.get(b + "/", this::list);
     routes.post(b + "/login", this::login);
     routes.post(b + "/logout", this::logout);
     routes.get(b + "/conversations/{id}", this::conversation);
