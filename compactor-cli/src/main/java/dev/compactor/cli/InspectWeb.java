@@ -26,8 +26,7 @@ final class InspectWeb {
       Path dir,
       BudgetOptions budget,
       ConversationInput input,
-      int port)
-      throws InterruptedException {
+      int port) {
     if (!Files.isDirectory(dir)) {
       throw new CompactorException(
           "--web serves a conversation directory; "
@@ -43,6 +42,7 @@ final class InspectWeb {
     String model = budget.model(input);
     ResolvedBudget b = budget.resolve(input, model, env, false);
     CountDownLatch stop = new CountDownLatch(1);
+    boolean interrupted = false;
     try (StoredConversation c = StoredConversation.openReadOnly(dir);
         InspectorServer server =
             InspectorServer.start(
@@ -57,6 +57,8 @@ final class InspectWeb {
       Runtime.getRuntime().addShutdownHook(hook);
       try {
         stop.await(); // until Ctrl-C (the hook) or this thread is interrupted
+      } catch (InterruptedException e) {
+        interrupted = true; // asked to stop: a normal end, once the server is closed
       } finally {
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
@@ -64,6 +66,9 @@ final class InspectWeb {
           // the JVM is stopping: the hook runs
         }
       }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     return 0;
   }
