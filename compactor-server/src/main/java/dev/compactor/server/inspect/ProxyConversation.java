@@ -26,7 +26,10 @@ final class ProxyConversation {
   private ProxyConversation() {}
 
   static InspectedConversation of(
-      ProxyStore.Conversation c, List<ProxyStore.LogEntry> log, TokenCounter counter) {
+      ProxyStore.Conversation c,
+      List<ProxyStore.LogEntry> log,
+      TokenCounter counter,
+      String model) {
     List<List<Message>> decoded = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     List<Integer> clientRows = new ArrayList<>(); // master index of each client item
@@ -123,7 +126,7 @@ final class ProxyConversation {
         c.id(),
         c.externalKey() == null ? c.id() : c.externalKey() + " (" + c.id() + ")",
         "proxy, " + c.api(),
-        null,
+        model,
         0,
         0,
         rows,

@@ -4,7 +4,6 @@ import dev.compactor.chat.store.ChatStore;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.server.proxy.ProxyStore;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +11,7 @@ import java.util.Optional;
 /** The proxy's conversations and the chat tasks of a running service. */
 final class ServiceSource implements InspectorSource {
   /** Most conversations the list shows. */
-  static final int LIST_LIMIT = 500;
+  static final int LIST_LIMIT = 1000;
 
   private final ProxyStore proxy;
   private final ChatStore chats;
@@ -29,17 +28,16 @@ final class ServiceSource implements InspectorSource {
       return List.of();
     }
     List<ConversationItem> out = new ArrayList<>();
-    for (ProxyStore.Listed l : proxy.list(tenant, LIST_LIMIT)) {
-      ProxyStore.Conversation c = l.conversation();
+    for (ProxyStore.Summary c : proxy.list(tenant, null, LIST_LIMIT).conversations()) {
       out.add(
           new ConversationItem(
               c.id(),
               c.externalKey() == null ? c.id() : c.externalKey(),
               "proxy " + c.api(),
-              l.logEntries(),
-              -1,
-              null,
-              Instant.ofEpochMilli(l.updatedAtMillis()).toString(),
+              (int) Math.min(Integer.MAX_VALUE, c.messages()),
+              c.tokens() == null ? -1 : c.tokens(),
+              c.model(),
+              c.lastActivity().toString(),
               c.compactions()));
     }
     return out;
@@ -50,7 +48,9 @@ final class ServiceSource implements InspectorSource {
     if (proxy == null) {
       return Optional.empty();
     }
-    return proxy.byId(tenant, id).map(c -> ProxyConversation.of(c, proxy.log(c.id()), counter));
+    return proxy
+        .byId(tenant, id)
+        .map(c -> ProxyConversation.of(c, proxy.log(c.id()), counter, model(tenant, id)));
   }
 
   @Override
@@ -63,7 +63,7 @@ final class ServiceSource implements InspectorSource {
       return Optional.empty();
     }
     List<ProxyStore.LogEntry> log = proxy.log(conversationId);
-    InspectedConversation ic = ProxyConversation.of(c.get(), log, counter);
+    InspectedConversation ic = ProxyConversation.of(c.get(), log, counter, null);
     for (InspectedConversation.ViewRow r : ic.view()) {
       if (r.messageId().equals(entryId) && r.recoverable()) {
         List<Original> out = new ArrayList<>();
@@ -76,6 +76,10 @@ final class ServiceSource implements InspectorSource {
       }
     }
     return Optional.empty();
+  }
+
+  private String model(String tenant, String id) {
+    return proxy.summary(tenant, id).map(ProxyStore.Summary::model).orElse(null);
   }
 
   @Override
