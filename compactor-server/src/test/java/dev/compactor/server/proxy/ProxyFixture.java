@@ -120,11 +120,17 @@ final class ProxyFixture implements AutoCloseable {
     }
   }
 
+  /**
+   * How long a test request may take: a safety net against a hung server, not a speed check; long
+   * because a 12 MB conversation on a loaded machine takes tens of seconds.
+   */
+  private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(180);
+
   /** POSTs {@code body} to {@code path} with header pairs {@code name, value, …}. */
   Answer post(String path, String body, String... headers) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-            .timeout(Duration.ofSeconds(30))
+            .timeout(CLIENT_TIMEOUT)
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .header("Content-Type", "application/json");
     for (int i = 0; i < headers.length; i += 2) {
@@ -135,9 +141,7 @@ final class ProxyFixture implements AutoCloseable {
 
   Answer get(String path, String... headers) {
     HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-            .timeout(Duration.ofSeconds(30))
-            .GET();
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).timeout(CLIENT_TIMEOUT).GET();
     for (int i = 0; i < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
     }
@@ -147,7 +151,7 @@ final class ProxyFixture implements AutoCloseable {
   Answer delete(String path, String... headers) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-            .timeout(Duration.ofSeconds(30))
+            .timeout(CLIENT_TIMEOUT)
             .DELETE();
     for (int i = 0; i < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
