@@ -200,10 +200,17 @@ class ServiceInspectorBrowserTest {
   private static void login(String key) {
     browser.driver.manage().deleteAllCookies();
     browser.driver.get(server.baseUrl() + "/inspect");
+    submitKey(key);
+  }
+
+  /** Types the key into the form and waits until the page the form led to has loaded. */
+  private static void submitKey(String key) {
     browser.driver.findElement(By.id("key")).sendKeys(key);
-    browser.driver.findElement(By.cssSelector("#login button")).click();
-    new WebDriverWait(browser.driver, Duration.ofSeconds(20))
-        .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("h1")));
+    WebElement button = browser.driver.findElement(By.cssSelector("#login button"));
+    button.click();
+    WebDriverWait wait = new WebDriverWait(browser.driver, Duration.ofSeconds(20));
+    wait.until(ExpectedConditions.stalenessOf(button));
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("h1")));
   }
 
   @Test
@@ -214,8 +221,7 @@ class ServiceInspectorBrowserTest {
     assertThat(browser.driver.findElements(By.cssSelector("tr.chat"))).isEmpty();
     browser.screenshot("inspector-login");
 
-    browser.driver.findElement(By.id("key")).sendKeys("cpk_wrong");
-    browser.driver.findElement(By.cssSelector("#login button")).click();
+    submitKey("cpk_wrong");
     assertThat(browser.driver.findElement(By.id("login-error")).getText()).contains("unknown");
 
     login(ACME_KEY);
@@ -257,6 +263,8 @@ class ServiceInspectorBrowserTest {
   void chat_showsMessagesSettingsAndSummaries_andArchivedOnRequest() throws Exception {
     login(ACME_KEY);
     browser.driver.findElement(By.linkText("sum")).click();
+    new WebDriverWait(browser.driver, Duration.ofSeconds(20))
+        .until(ExpectedConditions.presenceOfElementLocated(By.id("messages")));
     int total =
         chats
             .overview(dev.compactor.chat.base.ChatKey.of("acme", "sum"))
