@@ -200,15 +200,7 @@ public final class PostgresChatStore extends JdbcChatStore {
   @Override
   <T> T inWriteTransaction(SqlWork<T> work) throws SQLException {
     try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        T out = work.run(c);
-        c.commit();
-        return out;
-      } catch (SQLException | RuntimeException | Error e) {
-        rollbackQuietly(c, e);
-        throw e;
-      }
+      return transaction(c, work);
     }
   }
 

@@ -357,27 +357,19 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<?> holder =
-          pool.submit(
-              () ->
-                  store()
-                      .update(
-                          held,
-                          chat -> {
-                            entered.countDown();
-                            try {
-                              release.await();
-                            } catch (InterruptedException e) {
-                              throw new IllegalStateException(e);
-                            }
-                            return Outcome.of(
-                                new ChatUpdate(
-                                    ChatRecord.fresh(held, T0),
-                                    List.of(
-                                        Message.builder(Role.USER).id("h").content("held").build()),
-                                    List.of(),
-                                    List.of()),
-                                null);
-                          }));
+          heldUpdate(
+              pool,
+              held,
+              entered,
+              release,
+              chat ->
+                  Outcome.of(
+                      new ChatUpdate(
+                          ChatRecord.fresh(held, T0),
+                          List.of(Message.builder(Role.USER).id("h").content("held").build()),
+                          List.of(),
+                          List.of()),
+                      null));
       entered.await();
       // The held chat's work is in progress; another chat is read and written meanwhile.
       append(store(), other, Message.builder(Role.USER).id("o").content("other").build());
@@ -414,6 +406,32 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     assertThat(s.messages()).hasSize(n);
     assertThat(new HashSet<>(s.messages().stream().map(m -> m.id().value()).toList())).hasSize(n);
     assertThat(s.record().version()).isEqualTo(n);
+  }
+
+  /**
+   * Submits to {@code pool} an update of {@code key} that, holding the chat, counts down {@code
+   * entered}, waits for {@code release}, then does {@code work}.
+   */
+  private <T> Future<T> heldUpdate(
+      ExecutorService pool,
+      ChatKey key,
+      CountDownLatch entered,
+      CountDownLatch release,
+      ChatWork<T> work) {
+    return pool.submit(
+        () ->
+            store()
+                .update(
+                    key,
+                    chat -> {
+                      entered.countDown();
+                      try {
+                        release.await();
+                      } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                      }
+                      return work.run(chat);
+                    }));
   }
 
   private ChatTaskService service(FakeChatModel model) {
@@ -923,23 +941,16 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       Future<?> holder =
-          pool.submit(
-              () ->
-                  store()
-                      .update(
-                          held,
-                          chat -> {
-                            entered.countDown();
-                            try {
-                              release.await();
-                            } catch (InterruptedException e) {
-                              throw new IllegalStateException(e);
-                            }
-                            List<Message> h = new ArrayList<>(chat.messages());
-                            h.add(user("h1"));
-                            return Outcome.of(
-                                new ChatUpdate(chat.record(), h, List.of(), List.of()), null);
-                          }));
+          heldUpdate(
+              pool,
+              held,
+              entered,
+              release,
+              chat -> {
+                List<Message> h = new ArrayList<>(chat.messages());
+                h.add(user("h1"));
+                return Outcome.of(new ChatUpdate(chat.record(), h, List.of(), List.of()), null);
+              });
       assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
       // Another chat is deleted while the held one's call is in progress.
       assertThat(pool.submit(() -> store().delete(other)).get(30, TimeUnit.SECONDS)).isTrue();

@@ -84,13 +84,7 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
 
   @Test
   void aVersion1Database_isMigrated_keepsItsChats_andGainsListingAndKeys() throws Exception {
-    Path old = dir.resolve("v1.db");
-    org.flywaydb.core.Flyway.configure(getClass().getClassLoader())
-        .dataSource("jdbc:sqlite:" + old, null, null)
-        .locations(Migrations.LOCATION + "sqlite")
-        .target("1")
-        .load()
-        .migrate();
+    Path old = version1Database("v1.db");
     try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + old);
         java.sql.Statement st = c.createStatement()) {
       st.execute(
@@ -110,13 +104,7 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
 
   @Test
   void readOnlyVersion1Database_hasNoKeys_andIsNotMigrated() throws Exception {
-    Path old = dir.resolve("v1-ro.db");
-    org.flywaydb.core.Flyway.configure(getClass().getClassLoader())
-        .dataSource("jdbc:sqlite:" + old, null, null)
-        .locations(Migrations.LOCATION + "sqlite")
-        .target("1")
-        .load()
-        .migrate();
+    Path old = version1Database("v1-ro.db");
     try (SqliteChatStore ro = SqliteChatStore.openReadOnly(old)) {
       assertThat(ro.keys().list()).isEmpty();
       assertThat(ro.keys().anyActive()).isFalse();
@@ -153,5 +141,17 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
     List<Message> h = new ArrayList<>(chat.messages());
     h.add(Message.builder(Role.USER).content(text).build());
     return Outcome.of(new ChatUpdate(r, h, List.of(), List.of()), null);
+  }
+
+  /** A new database file {@code name} in the temporary directory, migrated to version 1 only. */
+  private Path version1Database(String name) {
+    Path file = dir.resolve(name);
+    org.flywaydb.core.Flyway.configure(getClass().getClassLoader())
+        .dataSource("jdbc:sqlite:" + file, null, null)
+        .locations(Migrations.LOCATION + "sqlite")
+        .target("1")
+        .load()
+        .migrate();
+    return file;
   }
 }
