@@ -168,20 +168,11 @@ public final class ConversationStore implements AutoCloseable {
 
   private static ConversationStore open(
       HikariConfig hc, String dialect, String schema, String description, boolean sqlite) {
-    HikariDataSource ds;
-    try {
-      ds = new HikariDataSource(hc);
-    } catch (RuntimeException e) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new ChatStoreException(
-          "cannot open the conversation database " + description + ": " + cause.getMessage(), e);
-    }
-    try {
-      migrate(ds, dialect, schema, description);
-    } catch (RuntimeException e) {
-      ds.close();
-      throw e;
-    }
+    HikariDataSource ds =
+        Migrations.openMigrated(
+            hc,
+            "cannot open the conversation database " + description,
+            pool -> migrate(pool, dialect, schema, description));
     return new ConversationStore(ds, description, sqlite);
   }
 

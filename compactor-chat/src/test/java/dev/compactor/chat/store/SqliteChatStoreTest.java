@@ -35,16 +35,13 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
     try (SqliteChatStore other = SqliteChatStore.open(dir.resolve("nested/dir/chats.db"))) {
       store().update(k, chat -> append(k, chat, "first"));
 
-      assertThatThrownBy(
-              () ->
-                  store()
-                      .update(
-                          k,
-                          chat -> {
-                            // Meanwhile another process appends to the same chat.
-                            other.update(k, c2 -> append(k, c2, "from other"));
-                            return append(k, chat, "mine");
-                          }))
+      assertThatUpdate(
+              k,
+              chat -> {
+                // Meanwhile another process appends to the same chat.
+                other.update(k, c2 -> append(k, c2, "from other"));
+                return append(k, chat, "mine");
+              })
           .isInstanceOf(ChatTaskException.class)
           .extracting(e -> ((ChatTaskException) e).code())
           .isEqualTo(ChatTaskException.Code.CONFLICT);
@@ -59,15 +56,12 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
   void twoProcessesCreatingOneChat_laterCreatorGetsConflict() {
     ChatKey k = new ChatKey("t", "born-twice");
     try (SqliteChatStore other = SqliteChatStore.open(dir.resolve("nested/dir/chats.db"))) {
-      assertThatThrownBy(
-              () ->
-                  store()
-                      .update(
-                          k,
-                          chat -> {
-                            other.update(k, c2 -> append(k, c2, "other was first"));
-                            return append(k, chat, "mine");
-                          }))
+      assertThatUpdate(
+              k,
+              chat -> {
+                other.update(k, c2 -> append(k, c2, "other was first"));
+                return append(k, chat, "mine");
+              })
           .isInstanceOf(ChatTaskException.class)
           .hasMessageContaining("another process");
       assertThat(store().find(k).orElseThrow().messages())
