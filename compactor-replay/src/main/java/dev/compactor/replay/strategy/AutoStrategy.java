@@ -6,6 +6,7 @@ import dev.compactor.core.compaction.ProviderRegistry;
 import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.policy.AutoCompactor;
 import dev.compactor.core.policy.CompactionOutcome;
+import dev.compactor.core.policy.CostPlanner;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
@@ -31,6 +32,7 @@ public final class AutoStrategy implements ReplayStrategy {
   private final String name;
   private final AutoCompactor.Settings settings;
   private final double keepRecentShare;
+  private final CostPlanner planner;
 
   /** The {@link java.util.ServiceLoader} constructor: {@link #SETTINGS}. */
   public AutoStrategy() {
@@ -46,6 +48,17 @@ public final class AutoStrategy implements ReplayStrategy {
    *     {@link PolicyContext#DEFAULT_KEEP_RECENT_TOKENS}
    */
   public AutoStrategy(String name, AutoCompactor.Settings settings, double keepRecentShare) {
+    this(name, settings, keepRecentShare, null);
+  }
+
+  /**
+   * With other policy settings and a cost planner.
+   *
+   * @param planner the policy's {@link AutoCompactor#planner(CostPlanner) cost planner}, or null
+   */
+  public AutoStrategy(
+      String name, AutoCompactor.Settings settings, double keepRecentShare, CostPlanner planner) {
+    this.planner = planner;
     this.name = Objects.requireNonNull(name, "name");
     this.settings = Objects.requireNonNull(settings, "settings");
     if (!(keepRecentShare > 0 && keepRecentShare <= 1)) {
@@ -93,14 +106,15 @@ public final class AutoStrategy implements ReplayStrategy {
     return new ConversationSession() {
       private final AutoCompactor policy =
           new AutoCompactor(
-              conversation,
-              registry.get("mask"),
-              trim,
-              Summaries.counted(setup),
-              AutoCompactor.savingsOf(trim),
-              settings,
-              setup.clock(),
-              r -> setup.events().compacted(r.strategy(), r.tokensBefore(), r.tokensAfter()));
+                  conversation,
+                  registry.get("mask"),
+                  trim,
+                  Summaries.counted(setup),
+                  AutoCompactor.savingsOf(trim),
+                  settings,
+                  setup.clock(),
+                  r -> setup.events().compacted(r.strategy(), r.tokensBefore(), r.tokensAfter()))
+              .planner(planner);
 
       @Override
       public void afterTurn() {
