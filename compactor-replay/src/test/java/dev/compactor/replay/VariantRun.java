@@ -6,7 +6,9 @@ import dev.compactor.replay.strategy.AutoStrategy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -63,6 +65,16 @@ public final class VariantRun {
         CostPlanner.DEFAULTS.with(
             Double.parseDouble(p[1]), Double.parseDouble(p[2]), Integer.parseInt(p[3]));
     double tail = p.length > 4 ? Double.parseDouble(p[4]) : 1.0;
-    return new AutoStrategy(spec, AutoStrategy.SETTINGS, tail, planner);
+    Map<String, Object> options = new LinkedHashMap<>();
+    if (p.length > 5) {
+      options.put("names", Integer.parseInt(p[5]));
+    }
+    if (p.length > 6) {
+      options.put("mentions", Integer.parseInt(p[6]));
+    }
+    if (p.length > 7) {
+      options.put("index", Integer.parseInt(p[7]));
+    }
+    return new AutoStrategy(spec, AutoStrategy.SETTINGS, tail, planner, options);
   }
 }

@@ -33,6 +33,7 @@ public final class AutoStrategy implements ReplayStrategy {
   private final AutoCompactor.Settings settings;
   private final double keepRecentShare;
   private final CostPlanner planner;
+  private final java.util.Map<String, Object> options;
 
   /** The {@link java.util.ServiceLoader} constructor: {@link #SETTINGS}. */
   public AutoStrategy() {
@@ -58,7 +59,23 @@ public final class AutoStrategy implements ReplayStrategy {
    */
   public AutoStrategy(
       String name, AutoCompactor.Settings settings, double keepRecentShare, CostPlanner planner) {
+    this(name, settings, keepRecentShare, planner, java.util.Map.of());
+  }
+
+  /**
+   * With other policy settings, a cost planner and strategy options.
+   *
+   * @param options the policy's {@link CompressionConfig#extraConfig()} (e.g. the masking
+   *     placeholders' {@code names} and {@code mentions})
+   */
+  public AutoStrategy(
+      String name,
+      AutoCompactor.Settings settings,
+      double keepRecentShare,
+      CostPlanner planner,
+      java.util.Map<String, Object> options) {
     this.planner = planner;
+    this.options = java.util.Map.copyOf(options);
     this.name = Objects.requireNonNull(name, "name");
     this.settings = Objects.requireNonNull(settings, "settings");
     if (!(keepRecentShare > 0 && keepRecentShare <= 1)) {
@@ -101,7 +118,7 @@ public final class AutoStrategy implements ReplayStrategy {
         PolicyContext.of(
                 setup.model(),
                 setup.budgetTokens(),
-                CompressionConfig.builder().counter(setup.counter()).build())
+                CompressionConfig.builder().counter(setup.counter()).extraConfig(options).build())
             .withKeepRecentTokens(tail);
     return new ConversationSession() {
       private final AutoCompactor policy =
