@@ -228,14 +228,15 @@ public final class Compactor {
 
   private AutoCompactor policy(Conversation conversation, AutoCompactor.Settings settings) {
     return new AutoCompactor(
-        conversation,
-        mask,
-        trim,
-        summarize,
-        AutoCompactor.savingsOf(trim),
-        settings,
-        clock,
-        listener);
+            conversation,
+            mask,
+            trim,
+            summarize,
+            AutoCompactor.savingsOf(trim),
+            settings,
+            clock,
+            listener)
+        .planner(mask == null ? null : dev.compactor.core.policy.CostPlanner.DEFAULTS);
   }
 
   /**

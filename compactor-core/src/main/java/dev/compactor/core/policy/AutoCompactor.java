@@ -62,6 +62,15 @@ public final class AutoCompactor {
   /** The verbatim tail of the policy's summaries: at most this share of the budget. */
   public static final double SUMMARY_TAIL_SHARE = 0.35;
 
+  /**
+   * The masking options of a planned policy ({@link #planner(CostPlanner)}): placeholders that list
+   * up to 16 mentions, 24 code names and an index of up to 300 further identifiers of the output
+   * (one per 25 tokens) that the rest of the view lacks, so that the names an agent needs again
+   * survive masking outputs early. A base config's own values win.
+   */
+  public static final Map<String, Object> PLANNED_MASK_OPTIONS =
+      Map.of("mentions", 16, "names", 24, "index", 300);
+
   /** Metadata key marking the reminder message; its value is the view it was sent for. */
   public static final String REMINDER_KEY = "compaction_reminder_view";
 
@@ -370,6 +379,7 @@ public final class AutoCompactor {
     Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
     extra.put("keep_last", planner.keepLast());
     extra.put("batch", 1);
+    PLANNED_MASK_OPTIONS.forEach(extra::putIfAbsent);
     CompressionConfig cfg = ctx.base().toBuilder().limit(null).extraConfig(extra).build();
     CompactionResult r;
     try {
@@ -423,6 +433,9 @@ public final class AutoCompactor {
     Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
     extra.putIfAbsent("keep_last", planner == null ? MASK_KEEP_LAST : planner.keepLast());
     extra.putIfAbsent("batch", planner == null ? MASK_BATCH : 1);
+    if (planner != null) {
+      PLANNED_MASK_OPTIONS.forEach(extra::putIfAbsent);
+    }
     CompressionConfig cfg = ctx.base().toBuilder().limit(ctx.limit()).extraConfig(extra).build();
     CompactionResult r;
     try {
@@ -510,14 +523,15 @@ public final class AutoCompactor {
     ProviderRegistry registry = ProviderRegistry.global();
     ContextProvider trim = registry.get(TrimProvider.NAME);
     return new AutoCompactor(
-        conversation,
-        registry.get("mask"),
-        trim,
-        registry.get(ManualCompaction.SUMMARIZE),
-        savingsOf(trim),
-        Settings.DEFAULTS,
-        Clock.systemUTC(),
-        listener);
+            conversation,
+            registry.get("mask"),
+            trim,
+            registry.get(ManualCompaction.SUMMARIZE),
+            savingsOf(trim),
+            Settings.DEFAULTS,
+            Clock.systemUTC(),
+            listener)
+        .planner(CostPlanner.DEFAULTS);
   }
 
   /**

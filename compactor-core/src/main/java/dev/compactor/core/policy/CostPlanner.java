@@ -50,8 +50,11 @@ public record CostPlanner(
     int keepLast,
     int minCalls) {
 
-  /** The default plan: Anthropic-style writes, masking from 30 % of the budget, pays twice. */
-  public static final CostPlanner DEFAULTS = new CostPlanner(0.10, 1.25, 0.30, 2.0, 3, 1);
+  /**
+   * The default plan: Anthropic-style writes, masking from 25 % of the budget as soon as the
+   * predicted net saving is positive (margin 1), keeping the last 2 outputs.
+   */
+  public static final CostPlanner DEFAULTS = new CostPlanner(0.10, 1.25, 0.25, 1.0, 2, 1);
 
   public CostPlanner {
     if (!(cacheRead >= 0 && cacheRead <= cacheWrite)) {

@@ -37,7 +37,7 @@ public final class AutoStrategy implements ReplayStrategy {
 
   /** The {@link java.util.ServiceLoader} constructor: {@link #SETTINGS}. */
   public AutoStrategy() {
-    this(NAME, SETTINGS, 1.0);
+    this(NAME, SETTINGS, 1.0, CostPlanner.DEFAULTS);
   }
 
   /**

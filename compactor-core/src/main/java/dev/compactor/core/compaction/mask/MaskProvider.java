@@ -131,7 +131,7 @@ public final class MaskProvider implements ContextProvider {
   public static final String INDEX = "index";
 
   /** Tokens of output per identifier of a placeholder's index. */
-  public static final int INDEX_TOKENS_PER_NAME = 50;
+  public static final int INDEX_TOKENS_PER_NAME = 25;
 
   /** extraConfig key: mentions (errors, tests, paths, ids) a placeholder lists at most. */
   public static final String MENTIONS = "mentions";
@@ -246,8 +246,9 @@ public final class MaskProvider implements ContextProvider {
   }
 
   /**
-   * The identifiers of {@code m} ({@link Identifiers#of}: paths, code names, errors, quoted strings,
-   * long numbers) that {@code named} lacks, in order of first appearance, at most {@code max}.
+   * The identifiers of {@code m} ({@link Identifiers#of}: paths, code names, errors, quoted
+   * strings, long numbers) that {@code named} lacks, in order of first appearance, at most {@code
+   * max}.
    */
   static List<String> index(Message m, Set<String> named, int max) {
     List<String> out = new ArrayList<>();
