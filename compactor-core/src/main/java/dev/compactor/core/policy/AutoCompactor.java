@@ -34,6 +34,9 @@ import java.util.function.ToDoubleBiFunction;
  *       throttle: a failed one or a check that found nothing to do does not.
  *   <li>The context is measured with the usage anchor (provider-reported input of the last response
  *       plus estimates of what came after) or, without a valid anchor, by estimates.
+ *   <li>With a {@link #planner(CostPlanner) cost planner} (the standard policy's), below the
+ *       budget: every tool output but the last few is masked as soon as the predicted saving over
+ *       the expected later calls pays back the prompt cache the masking invalidates.
  *   <li>From 90 % of the budget: one provider-visible reminder per view to save durable state
  *       (objective, decisions, work state, next move, files to reload, plus the project's {@code
  *       compact_instructions}). The reminder is a message in the log, so the marker survives

@@ -17,8 +17,9 @@ import java.util.Objects;
 /**
  * {@code auto}: the default automatic policy ({@link AutoCompactor}) exactly as a live conversation
  * runs it after every turn: the 90 % reminder (a real, provider-visible message that later calls
- * send); at the budget, batched observation masking when that alone is enough, else a trim toward
- * 70 % of the budget, else a summary; the failed-summary latch. The only difference to {@link
+ * send); from 25 % of the budget, the cost planner's early masking ({@link CostPlanner#DEFAULTS});
+ * at the budget, observation masking when that alone is enough, else a trim toward 70 % of the
+ * budget, else a summary; the failed-summary latch. The only difference to {@link
  * AutoCompactor#standard} is the throttle, which is zero: a replay has no wall-clock time between
  * turns, and every turn adds messages anyway.
  */
@@ -102,8 +103,8 @@ public final class AutoStrategy implements ReplayStrategy {
 
   @Override
   public String description() {
-    return "the default automatic policy: reminder at 90 %, trim toward 70 % at the budget, summary"
-        + " when a trim is not enough";
+    return "the default automatic policy: early masking when it pays (cost planner), reminder at 90"
+        + " %, at the budget masking, else trim toward 70 %, else summary";
   }
 
   @Override
