@@ -32,6 +32,7 @@ public final class RecallDiagnosis {
   private RecallDiagnosis() {}
 
   private static final boolean DUMP = System.getenv("RECALL_DUMP") != null;
+  private static final boolean EVERY = System.getenv("RECALL_EVERY") != null;
 
   public static void main(String[] args) throws Exception {
     String strategyName = "auto";
@@ -211,7 +212,33 @@ public final class RecallDiagnosis {
             role = s.role().name().toLowerCase() + (s.hasToolCalls() ? "+calls" : "");
           }
           missed.add(new Miss(fact, cause, role));
-          if (out.size() < samples && missed.size() % 10 == 1) { // every tenth miss
+          if (EVERY && cause.equals("mask")) {
+            Message orig = null;
+            Message ph = null;
+            for (int j : src) {
+              Message v = rewritten.get(messages.get(j).id().value());
+              if (v != null && v.id().value().contains("~masked")) {
+                orig = messages.get(j);
+                ph = v;
+              }
+            }
+            if (orig != null) {
+              List<String> ids = dev.compactor.core.compaction.text.Identifiers.of(orig);
+              out.add(
+                  String.format(
+                      "    MASK %s: orig %d tokens, %d identifiers, fact at %d, listable %b,"
+                          + " placeholder %d tokens (%d chars)%s",
+                      fact,
+                      counter.countText(orig.content()),
+                      ids.size(),
+                      ids.indexOf(fact),
+                      dev.compactor.core.compaction.text.Identifiers.listable(fact),
+                      counter.countText(ph.content()),
+                      ph.content().length(),
+                      ph.content().length() < 600 ? " :: " + ph.content() : ""));
+            }
+          }
+          if (out.size() < samples && (EVERY || missed.size() % 10 == 1)) { // every tenth miss
             out.add(
                 String.format(
                     "%s call %d: %-40s %-8s from %s %d msgs back (%s)",

@@ -1,6 +1,7 @@
 package dev.compactor.core.compaction.trim;
 
 import dev.compactor.core.compaction.CompressionConfig;
+import dev.compactor.core.compaction.mask.MaskProvider;
 import dev.compactor.core.compaction.text.TextFeatures;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
@@ -112,6 +113,11 @@ final class TrimAnalysis {
         continue;
       }
       if (m.role() == Role.TOOL) {
+        if (m.content().startsWith(MaskProvider.PLACEHOLDER_PREFIX)) {
+          // A masking placeholder is already small, and its index of names is what later calls
+          // need from the output: a stub of it would keep a few of them and lose the rest.
+          continue;
+        }
         if (tokens[i] >= STALE_MIN_TOKENS) {
           staleCandidates.add(i);
         }
