@@ -69,7 +69,10 @@ public record Metrics(
     long compactionNanos,
     long recallCalls,
     long recallTokens,
-    long recoveredFacts) {
+    long recoveredFacts,
+    long plannedCompactions,
+    double predictedSaving,
+    double realisedSaving) {
 
   /** The figures without recall-tool round trips (for strategies that do not offer the tool). */
   public Metrics(
@@ -121,9 +124,65 @@ public record Metrics(
         0);
   }
 
+  /** Without the cost plans' figures (none planned). */
+  public Metrics(
+      long conversations,
+      long calls,
+      long inputTokens,
+      long peakTokens,
+      long overWindowCalls,
+      long compactions,
+      long reminders,
+      long failures,
+      long summaryCalls,
+      long summaryInputTokens,
+      long summaryOutputTokens,
+      long cachedTokens,
+      long outputTokens,
+      double promptCostOpenAi,
+      double promptCostAnthropic,
+      double outputCost,
+      double summaryCost,
+      long invalidViews,
+      long neededFacts,
+      long recalledFacts,
+      long compactionNanos,
+      long recallCalls,
+      long recallTokens,
+      long recoveredFacts) {
+    this(
+        conversations,
+        calls,
+        inputTokens,
+        peakTokens,
+        overWindowCalls,
+        compactions,
+        reminders,
+        failures,
+        summaryCalls,
+        summaryInputTokens,
+        summaryOutputTokens,
+        cachedTokens,
+        outputTokens,
+        promptCostOpenAi,
+        promptCostAnthropic,
+        outputCost,
+        summaryCost,
+        invalidViews,
+        neededFacts,
+        recalledFacts,
+        compactionNanos,
+        recallCalls,
+        recallTokens,
+        recoveredFacts,
+        0,
+        0,
+        0);
+  }
+
   /** No conversation, nothing measured. */
   public static final Metrics ZERO =
-      new Metrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      new Metrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   /** Total USD under a cache model: prompts, outputs and summary calls. */
   public double costUsd(CacheModel cache) {
@@ -172,7 +231,10 @@ public record Metrics(
         compactionNanos + o.compactionNanos,
         recallCalls + o.recallCalls,
         recallTokens + o.recallTokens,
-        recoveredFacts + o.recoveredFacts);
+        recoveredFacts + o.recoveredFacts,
+        plannedCompactions + o.plannedCompactions,
+        predictedSaving + o.predictedSaving,
+        realisedSaving + o.realisedSaving);
   }
 
   /** The sum of several. */

@@ -19,6 +19,14 @@ public interface ReplayEvents {
    */
   void summaryCall(long inputTokens, long outputTokens);
 
+  /**
+   * A compaction was chosen by a cost plan ({@link dev.compactor.core.policy.CostPlanner}): its
+   * predicted saving is compared with what the rest of the replay realises.
+   */
+  default void planned(
+      dev.compactor.core.policy.CostPlanner planner,
+      dev.compactor.core.policy.CostPlanner.Plan plan) {}
+
   /** A compaction was attempted and failed; the view is unchanged. */
   void failed(String strategy, String reason);
 

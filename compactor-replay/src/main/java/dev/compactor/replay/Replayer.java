@@ -163,7 +163,10 @@ public final class Replayer {
             t.nanos,
             t.recallCalls,
             t.recallTokens,
-            t.recoveredFacts);
+            t.recoveredFacts,
+            t.plans.size(),
+            t.predictedSaving(),
+            t.realisedSaving());
     return new StrategyRun(strategy.name(), conversation.name(), metrics, series, t.failureNotes);
   }
 
@@ -281,6 +284,38 @@ public final class Replayer {
     long recallTokens;
     long recoveredFacts;
     final List<String> failureNotes = new ArrayList<>();
+
+    /** The cost plans of the compactions, with the number of calls made before each. */
+    final List<PlannedAt> plans = new ArrayList<>();
+
+    record PlannedAt(
+        dev.compactor.core.policy.CostPlanner planner,
+        dev.compactor.core.policy.CostPlanner.Plan plan,
+        long callsBefore) {}
+
+    @Override
+    public void planned(
+        dev.compactor.core.policy.CostPlanner planner,
+        dev.compactor.core.policy.CostPlanner.Plan plan) {
+      plans.add(new PlannedAt(planner, plan, calls));
+    }
+
+    double predictedSaving() {
+      double sum = 0;
+      for (PlannedAt p : plans) {
+        sum += p.plan().predicted();
+      }
+      return sum;
+    }
+
+    /** Each plan's net saving with the calls actually made after it, at the end of the replay. */
+    double realisedSaving() {
+      double sum = 0;
+      for (PlannedAt p : plans) {
+        sum += p.plan().realised(p.planner(), calls - p.callsBefore());
+      }
+      return sum;
+    }
 
     void afterTurn(ReplaySession session) {
       long start = System.nanoTime();

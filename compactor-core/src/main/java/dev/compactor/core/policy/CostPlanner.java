@@ -109,7 +109,54 @@ public record CostPlanner(
     return saved > 0 && cacheRead * saved * calls >= margin * (cacheWrite - cacheRead) * rewritten;
   }
 
-  /** A one-line account of a plan, for the journal. */
+  /**
+   * The plan a compaction was chosen by, as its journal note states it ({@link #describe}).
+   *
+   * @param name what was planned (e.g. {@code early mask})
+   * @param saved tokens saved on each later call
+   * @param expectedCalls later calls the planner expected
+   * @param rewritten cached tokens the next call rewrites
+   * @param predicted the predicted net saving, in input-price tokens
+   */
+  public record Plan(
+      String name, long saved, long expectedCalls, long rewritten, double predicted) {
+
+    private static final java.util.regex.Pattern NOTE =
+        java.util.regex.Pattern.compile(
+            "(.+): saves ([\\d,]+) tokens on each of ~([\\d,]+) expected calls, rewrites ([\\d,]+)"
+                + " cached tokens; predicted net saving (-?[\\d,]+) input-price tokens");
+
+    /**
+     * The net saving this plan realised under {@code planner}'s prices when the conversation made
+     * {@code actualCalls} calls after it (instead of the expected ones).
+     */
+    public double realised(CostPlanner planner, long actualCalls) {
+      return planner.net(saved, rewritten, actualCalls, 0);
+    }
+
+    /** The plan a compaction's notes (its journal limitations) state, if any. */
+    public static java.util.Optional<Plan> of(List<String> notes) {
+      for (String note : notes) {
+        java.util.regex.Matcher m = NOTE.matcher(note);
+        if (m.matches()) {
+          return java.util.Optional.of(
+              new Plan(
+                  m.group(1),
+                  number(m.group(2)),
+                  number(m.group(3)),
+                  number(m.group(4)),
+                  number(m.group(5))));
+        }
+      }
+      return java.util.Optional.empty();
+    }
+
+    private static long number(String digits) {
+      return Long.parseLong(digits.replace(",", ""));
+    }
+  }
+
+  /** A one-line account of a plan, for the journal (read back by {@link Plan#of}). */
   public String describe(String plan, long saved, long rewritten, long calls) {
     return String.format(
         Locale.ROOT,

@@ -145,6 +145,9 @@ public final class ReplayJson {
     o.put("recallCalls", m.recallCalls());
     o.put("recallTokens", m.recallTokens());
     o.put("recoveredFacts", m.recoveredFacts());
+    o.put("plannedCompactions", m.plannedCompactions());
+    o.put("predictedSavingTokens", Math.round(m.predictedSaving()));
+    o.put("realisedSavingTokens", Math.round(m.realisedSaving()));
     o.put("compactionMillis", Math.round(m.compactionMillis()));
     if (base != null && base.inputTokens() > 0) {
       Map<String, Object> rel = new LinkedHashMap<>();

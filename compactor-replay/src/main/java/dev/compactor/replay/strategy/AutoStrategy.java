@@ -131,7 +131,13 @@ public final class AutoStrategy implements ReplayStrategy {
                   AutoCompactor.savingsOf(trim),
                   settings,
                   setup.clock(),
-                  r -> setup.events().compacted(r.strategy(), r.tokensBefore(), r.tokensAfter()))
+                  r -> {
+                    setup.events().compacted(r.strategy(), r.tokensBefore(), r.tokensAfter());
+                    if (planner != null) {
+                      CostPlanner.Plan.of(r.limitations())
+                          .ifPresent(p -> setup.events().planned(planner, p));
+                    }
+                  })
               .planner(planner);
 
       @Override

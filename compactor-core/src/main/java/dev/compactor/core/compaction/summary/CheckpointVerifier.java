@@ -33,16 +33,35 @@ final class CheckpointVerifier {
    */
   record Verified(Checkpoint checkpoint, List<String> added, int omitted) {}
 
+  /**
+   * The form in which identifiers are compared: a path of a unified diff's header or {@code diff
+   * --git} line ({@code a/src/x.py}, {@code b/src/x.py}) is the path itself ({@code src/x.py}), so
+   * a checkpoint naming {@code src/x.py} is not given the two prefixed forms again.
+   */
+  static String comparable(String id) {
+    if (id.length() > 2
+        && (id.charAt(0) == 'a' || id.charAt(0) == 'b')
+        && id.charAt(1) == '/'
+        && id.charAt(2) != '/') {
+      return id.substring(2);
+    }
+    return id;
+  }
+
   static Verified verify(Checkpoint cp, List<Message> covered, List<Message> kept) {
     Map<String, IdentifierKind> keptIds = new LinkedHashMap<>();
     for (Message m : kept) {
       if (m.uiOnly()) {
         continue;
       }
-      Identifiers.typed(m.content(), true, keptIds);
+      Map<String, IdentifierKind> found = new LinkedHashMap<>();
+      Identifiers.typed(m.content(), true, found);
       for (ToolCall c : m.toolCalls()) {
-        Identifiers.typed(c.arguments(), false, keptIds);
+        Identifiers.typed(c.arguments(), false, found);
       }
+      found.forEach(
+          (id, kind) ->
+              keptIds.merge(comparable(id), kind, (a, b) -> a.ordinal() <= b.ordinal() ? a : b));
     }
     if (keptIds.isEmpty()) {
       return new Verified(cp, List.of(), 0);
@@ -56,8 +75,9 @@ final class CheckpointVerifier {
           m.content(),
           true,
           (id, kind) -> {
-            if (keptIds.containsKey(id)) {
-              shared.add(id);
+            String key = comparable(id);
+            if (keptIds.containsKey(key)) {
+              shared.add(key);
             }
           });
       for (ToolCall c : m.toolCalls()) {
@@ -65,8 +85,9 @@ final class CheckpointVerifier {
             c.arguments(),
             false,
             (id, kind) -> {
-              if (keptIds.containsKey(id)) {
-                shared.add(id);
+              String key = comparable(id);
+              if (keptIds.containsKey(key)) {
+                shared.add(key);
               }
             });
       }

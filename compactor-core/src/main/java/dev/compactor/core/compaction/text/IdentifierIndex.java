@@ -37,7 +37,7 @@ final class IdentifierIndex {
   private IdentifierIndex() {}
 
   /** Share of the limit the index may take. */
-  static final double LIMIT_SHARE = 0.10;
+  static final double LIMIT_SHARE = 0.25;
 
   /** Tokens the index may take without a limit. */
   static final int DEFAULT_TOKENS = 1_500;
@@ -48,7 +48,7 @@ final class IdentifierIndex {
   static final double PHRASE = 0.5;
 
   /** Identifiers at most, whatever the budget. */
-  static final int MAX_IDENTIFIERS = 400;
+  static final int MAX_IDENTIFIERS = 1_200;
 
   /** Characters of covered text from which the identifiers are found on several threads. */
   static final long PARALLEL_CHARS = 1 << 20;
