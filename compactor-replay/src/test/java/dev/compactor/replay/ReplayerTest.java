@@ -172,4 +172,22 @@ class ReplayerTest {
       assertThat(recall.recallCalls()).isZero();
     }
   }
+
+  @Test
+  void auto_reportsItsCostPlans_predictedAndRealised_otherStrategiesNone() {
+    RecordedConversation c =
+        generated(
+            16_000,
+            2_000,
+            new ConversationGenerator.Options(150, 0.15, 0.3, 0.05, 0, false, false, 12));
+    Metrics auto = replay(c, "auto").metrics();
+    Metrics fixed = replay(c, "auto-fixed").metrics();
+    assertThat(auto.plannedCompactions()).isPositive().isLessThanOrEqualTo(auto.compactions());
+    assertThat(auto.predictedSaving()).isPositive();
+    // realised with the calls actually made after each plan: not the prediction itself
+    assertThat(auto.realisedSaving()).isNotEqualTo(auto.predictedSaving());
+    assertThat(fixed.plannedCompactions()).isZero();
+    assertThat(fixed.realisedSaving()).isZero();
+    assertThat(auto.plus(fixed).plannedCompactions()).isEqualTo(auto.plannedCompactions());
+  }
 }

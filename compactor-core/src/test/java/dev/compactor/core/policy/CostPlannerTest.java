@@ -131,4 +131,23 @@ class CostPlannerTest {
     assertThat(auto(null).afterTurn(ctx(20_000))).isInstanceOf(CompactionOutcome.NotNeeded.class);
     assertThat(conv.views()).hasSize(1);
   }
+
+  @Test
+  void theJournalledPlan_readsBack_andItsRealisedSavingUsesTheCallsActuallyMade() {
+    steps(8);
+    auto(EVEN).afterTurn(ctx(20_000));
+    CostPlanner.Plan plan = CostPlanner.Plan.of(journal.get(0).limitations()).orElseThrow();
+    assertThat(plan.name()).isEqualTo("early mask");
+    assertThat(plan.saved()).isPositive();
+    assertThat(plan.expectedCalls()).isEqualTo(8);
+    assertThat(plan.predicted())
+        .isCloseTo(
+            EVEN.net(plan.saved(), plan.rewritten(), 8, 0),
+            org.assertj.core.data.Offset.offset(1.0));
+    // the conversation ended right after: nothing saved, the rewrite paid for nothing
+    assertThat(plan.realised(EVEN, 0)).isCloseTo(-(1.25 - 0.10) * plan.rewritten(), within());
+    assertThat(plan.realised(EVEN, 0)).isNegative();
+    assertThat(plan.realised(EVEN, 20)).isGreaterThan(plan.predicted());
+    assertThat(CostPlanner.Plan.of(List.of("masked 3 tool output(s)"))).isEmpty();
+  }
 }
