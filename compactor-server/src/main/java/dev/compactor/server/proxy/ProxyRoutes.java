@@ -368,7 +368,7 @@ public final class ProxyRoutes {
   }
 
   private Plan plan(Context ctx, WireApi api, byte[] raw) throws WireApi.Unreadable {
-    JsonNode body = Json.tryParse(new String(raw, StandardCharsets.UTF_8));
+    JsonNode body = parseBody(raw);
     Plan p = new Plan();
     p.api = api;
     p.body = body;
@@ -864,6 +864,16 @@ public final class ProxyRoutes {
     ObjectNode o = Json.object();
     o.putObject("error").put("code", code).put("message", message);
     ctx.status(status).contentType("application/json").result(Json.write(o));
+  }
+
+  /** The body as JSON, or null when it is not JSON (parsed from the bytes, not copied to text). */
+  private static JsonNode parseBody(byte[] raw) {
+    try {
+      JsonNode n = Json.MAPPER.readTree(raw);
+      return n == null || n.isMissingNode() ? null : n;
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private static byte[] bytes(JsonNode node) {
