@@ -43,6 +43,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -206,7 +207,7 @@ public final class ProxyOverheadBenchmark {
             "proxy overhead: %d clients, %d rounds per mode after %d warm-up round(s), %d"
                 + " conversation(s) × %d turns per client per round, %d items (%,d characters"
                 + " of JSON) per conversation, %s, upstream %s, model delay %d ms, model %s,"
-                + " store %s, %d CPUs%n",
+                + " store %s, %d CPUs, load average %.2f%n",
             o.clients(),
             o.rounds(),
             o.warmupRounds(),
@@ -219,7 +220,8 @@ public final class ProxyOverheadBenchmark {
             o.modelDelay(),
             o.model(),
             proxyStore.describe(),
-            Runtime.getRuntime().availableProcessors());
+            Runtime.getRuntime().availableProcessors(),
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         Sample directAll = new Sample("direct");
         Sample proxyAll = new Sample("proxy");
         List<double[]> pairs = new ArrayList<>(); // per round: p50, p99, share, ttfb p50 deltas
@@ -265,12 +267,18 @@ public final class ProxyOverheadBenchmark {
         System.out.println();
         System.out.println("a first timed turn, as the proxy counted it: " + TOKENS.get());
         System.out.println(table(directAll, proxyAll, pairs));
+        log.flush();
+        List<String> warnings =
+            Files.readAllLines(logFile).stream().filter(l -> l.contains("\"proxy\":")).toList();
+        if (!warnings.isEmpty()) {
+          System.out.println(
+              warnings.size() + " failures the proxy logged, the first: " + warnings.get(0));
+        }
         System.out.printf(
-            "(JVM %s, %s; load average at the end %.2f; request log %s)%n",
+            "(JVM %s, %s; load average at the end %.2f)%n",
             System.getProperty("java.version"),
             ManagementFactory.getRuntimeMXBean().getVmName(),
-            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-            logFile);
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
       }
     } finally {
       if (fake != null) {
@@ -371,6 +379,9 @@ public final class ProxyOverheadBenchmark {
   record Call(
       String text, String action, String conversation, String tokensBefore, long firstByteNanos) {}
 
+  /** Seed requests in flight at once. */
+  static final Semaphore SEEDING = new Semaphore(2);
+
   /** What the proxy counted in a first timed turn (its {@code x-compactor-tokens-before}). */
   static final AtomicReference<String> TOKENS = new AtomicReference<>();
 
@@ -453,7 +464,13 @@ public final class ProxyOverheadBenchmark {
                   for (int k = 0; k < o.conversations(); k++) {
                     long number = seeds.incrementAndGet();
                     List<String> seed = conversation(o, number);
-                    Call s = call(http, url, o, seed);
+                    Call s;
+                    SEEDING.acquire(); // a new conversation is counted from scratch: two at a time
+                    try {
+                      s = call(http, url, o, seed);
+                    } finally {
+                      SEEDING.release();
+                    }
                     seed.add(assistantMessage(s.text()));
                     seed.add(userMessage(number, seed.size()));
                     convs.add(seed);

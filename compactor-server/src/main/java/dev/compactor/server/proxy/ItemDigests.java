@@ -105,10 +105,11 @@ final class ItemDigests {
     List<String> out = new ArrayList<>(items.size());
     String prev = "";
     for (JsonNode item : items) {
+      String digest = of(item); // before taking the digester: of() uses (and resets) it too
       MessageDigest md = sha256();
       md.update(prev.getBytes(StandardCharsets.US_ASCII));
       md.update((byte) '|');
-      md.update(of(item).getBytes(StandardCharsets.US_ASCII));
+      md.update(digest.getBytes(StandardCharsets.US_ASCII));
       prev = hex(md.digest());
       out.add(prev);
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.compactor.wire.json.Json;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -87,7 +88,35 @@ class ItemDigestsTest {
     JsonNode b = Json.parse("{ \"content\" : \"hi\\nthere\",\n \"role\" : \"user\" }");
     JsonNode c = Json.parse("{\"role\":\"user\",\"content\":\"hi\\nthere!\"}");
     assertThat(ItemDigests.of(a)).isEqualTo(ItemDigests.of(b)).isNotEqualTo(ItemDigests.of(c));
-    assertThat(ItemDigests.chain(java.util.List.of(a, c)).get(0))
-        .isNotEqualTo(ItemDigests.chain(java.util.List.of(c, a)).get(0));
+    assertThat(ItemDigests.chain(List.of(a, c)).get(0))
+        .isNotEqualTo(ItemDigests.chain(List.of(c, a)).get(0));
+  }
+
+  @Test
+  void aChainDigestCoversEveryItemBeforeIt() throws Exception {
+    JsonNode first = Json.parse("{\"role\":\"system\",\"content\":\"one\"}");
+    JsonNode other = Json.parse("{\"role\":\"system\",\"content\":\"two\"}");
+    JsonNode same = Json.parse("{\"role\":\"user\",\"content\":\"go on\"}");
+    List<String> a = ItemDigests.chain(List.of(first, same, same));
+    List<String> b = ItemDigests.chain(List.of(other, same, same));
+    for (int i = 0; i < 3; i++) {
+      assertThat(a.get(i)).as("chain digest %d", i).isNotEqualTo(b.get(i));
+    }
+    assertThat(a.get(1)).isNotEqualTo(a.get(2));
+    // the definition: c[i] = sha256(c[i-1] | d[i]), c[-1] = ""
+    String expected = "";
+    for (JsonNode item : List.of(first, same, same)) {
+      expected = sha256Hex(expected + "|" + ItemDigests.of(item));
+    }
+    assertThat(a.get(2)).isEqualTo(expected);
+    assertThat(ItemDigests.of(first))
+        .isEqualTo(sha256Hex("{\"content\":\"one\",\"role\":\"system\"}"));
+  }
+
+  private static String sha256Hex(String s) throws Exception {
+    return java.util.HexFormat.of()
+        .formatHex(
+            java.security.MessageDigest.getInstance("SHA-256")
+                .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 }
