@@ -3,6 +3,8 @@ package dev.compactor.server;
 import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.store.ChatStoreException;
 import dev.compactor.models.ChatModelOptions;
+import dev.compactor.server.inspect.InspectorRoutes;
+import dev.compactor.server.inspect.InspectorSource;
 import dev.compactor.server.proxy.ProxyRetention;
 import dev.compactor.server.proxy.ProxyRoutes;
 import dev.compactor.server.proxy.ProxyStore;
@@ -196,6 +198,8 @@ public final class CompactorServer implements AutoCloseable {
                 proxy.register(config.routes);
                 proxyConversations.register(config.routes);
               }
+              new InspectorRoutes(InspectorSource.ofService(proxyStore, service.store()), tenants)
+                  .register(config.routes);
               config.routes.exception(ApiError.class, (e, ctx) -> Responses.error(ctx, e));
               config.routes.exception(
                   HttpResponseException.class,
@@ -310,11 +314,16 @@ public final class CompactorServer implements AutoCloseable {
     }
   }
 
-  /** Every registered route as {@code "METHOD /path/{param}"} (before/after handlers left out). */
+  /**
+   * Every registered API route as {@code "METHOD /path/{param}"} (before/after handlers left out;
+   * so are the inspector's HTML pages under {@code /inspect}, which the API document does not
+   * describe).
+   */
   List<String> routes() {
     return app.unsafe.internalRouter.allHttpHandlers().stream()
         .map(p -> p.endpoint)
         .filter(e -> e.method.isHttpMethod())
+        .filter(e -> !e.path.startsWith("/inspect"))
         .map(e -> e.method.name() + " " + e.path)
         .sorted()
         .toList();

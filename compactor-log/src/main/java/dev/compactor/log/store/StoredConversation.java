@@ -529,6 +529,19 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     }
   }
 
+  /**
+   * How many master messages there were when a view became active (0 for the {@value
+   * View#MASTER_ID} view): the messages from that index on were appended while it was active.
+   *
+   * @throws CompactorException when no view has this id
+   */
+  public synchronized int masterSizeWhenActivated(String viewId) {
+    checkOpen();
+    return views
+        .masterSizeWhenActivated(viewId)
+        .orElseThrow(() -> new CompactorException("no view " + viewId + " in conversation " + dir));
+  }
+
   /** The compaction journal ({@code compaction.jsonl}). */
   public CompactionJournal journal() {
     checkOpen();

@@ -99,6 +99,22 @@ final class ViewStore {
     return store;
   }
 
+  /**
+   * Master messages there were when view {@code id} became active: 0 for the master view, empty for
+   * an id that is not a stored view.
+   */
+  java.util.OptionalInt masterSizeWhenActivated(String id) {
+    if (View.MASTER_ID.equals(id)) {
+      return java.util.OptionalInt.of(0);
+    }
+    for (Listed l : listed) {
+      if (l.id().equals(id)) {
+        return java.util.OptionalInt.of(l.masterSize());
+      }
+    }
+    return java.util.OptionalInt.empty();
+  }
+
   Loaded load(JsonlMasterLog log) {
     List<View> history = new ArrayList<>();
     Map<MessageId, List<MessageRange>> recovery = new HashMap<>();
