@@ -34,7 +34,9 @@ import java.util.stream.IntStream;
  *       with the archive's recovery reference, least relevant (oldest) first. A stub keeps the
  *       identifiers its output named that the rest of the view does not: up to 6 mentions (error
  *       names, tests, paths with line numbers, ids) and 8 code names (defined ones first), so that
- *       the model can still name, search for or ask back what it read.
+ *       the model can still name, search for or ask back what it read. A masking placeholder
+ *       ({@code [Output masked - …]}) is never stubbed: it is already short, and its index of names
+ *       would be cut to the stub's few.
  *   <li><b>Large tool outputs</b> (phase 2): tool results above {@code maxToolResultTokens},
  *       largest first, keep their first ~40 % and last ~20 % of the allowed tokens on line
  *       boundaries; the middle is saved through {@link CompressionConfig#archive()} and replaced by

@@ -134,6 +134,33 @@ class TrimProviderTest {
   }
 
   @Test
+  void aMaskingPlaceholder_isNeverStubbed_soItsIndexOfNamesStays() {
+    List<String> index = new java.util.ArrayList<>();
+    for (int i = 0; i < 80; i++) {
+      index.add("invoice_helper_" + i);
+    }
+    String placeholder =
+        dev.compactor.core.compaction.mask.MaskProvider.placeholder(
+            4_000, List.of("billing/invoice.py"), List.of("InvoiceRenderer"), index, "saved#7");
+    List<Message> m =
+        new java.util.ArrayList<>(
+            new Conv()
+                .system("You are a coding agent.")
+                .user("Fix the invoice totals.")
+                .tool("read_file", "{\"path\":\"billing/invoice.py\"}", "x")
+                .assistant("Looking further.")
+                .assistant("Still looking.")
+                .assistant("And further.")
+                .user("Go on.")
+                .build());
+    m.set(3, m.get(3).toBuilder().content(placeholder).build());
+    assertThat(COUNTER.countMessage(m.get(3))).isGreaterThanOrEqualTo(200); // a stale candidate
+    TrimOutcome o = trim.trim(m, config((int) (tokens(m) / 0.85)).trimTargetRatio(0.7).build());
+    assertThat(o.stubbed()).isZero();
+    assertThat(o.result().messages().get(3).content()).isEqualTo(placeholder);
+  }
+
+  @Test
   void parity3_pinnedBigOutput_isUntouched_andTheShortfallIsReported() {
     List<Message> m = findEveryFile(true).user("Thanks, now count them.").build();
     CompressionConfig c = config((int) (tokens(m) / 0.85)).trimTargetRatio(0.7).build();
