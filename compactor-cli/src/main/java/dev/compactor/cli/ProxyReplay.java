@@ -91,6 +91,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final Tally tally = new Tally();
   private final Map<String, Integer> lineTokens = new ConcurrentHashMap<>();
+  private volatile Map<String, List<String>> keptBodies;
 
   /** Lines whose token counts the fake provider's counter keeps. */
   private static final int LINE_CACHE_ENTRIES = 200_000;
@@ -217,6 +218,25 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
   /** The figures of every upstream request so far. */
   Tally tally() {
     return tally;
+  }
+
+  /**
+   * From now on keeps the body of every request the fake provider accepted, by conversation, in
+   * order (for tests that check the figures against the bytes; memory grows with the replay).
+   */
+  void keepBodies() {
+    keptBodies = new ConcurrentHashMap<>();
+  }
+
+  /** The bodies kept since {@link #keepBodies}, by conversation. */
+  Map<String, List<String>> keptBodies() {
+    Map<String, List<String>> k = keptBodies;
+    if (k == null) {
+      return Map.of();
+    }
+    Map<String, List<String>> out = new HashMap<>();
+    k.forEach((id, list) -> out.put(id, List.copyOf(list)));
+    return out;
   }
 
   /** The proxy's base URL (for tests). */
@@ -464,6 +484,11 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
     Reply answer(RecordedRequest request) {
       synchronized (accepted) {
         accepted.add(request);
+      }
+      Map<String, List<String>> keep = keptBodies;
+      if (keep != null) {
+        keep.computeIfAbsent(id, k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+            .add(request.body());
       }
       Message reply = pending;
       ObjectNode body = Json.object();
