@@ -345,7 +345,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
         items.add(null);
         return;
       }
-      ObjectNode item = ChatCompletionsMessages.encode(recorded);
+      ObjectNode item = clientItem(recorded);
       items.add(item);
       if (item != null) {
         byJson.putIfAbsent(Json.write(item), recorded);
@@ -498,7 +498,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       body.put("model", model);
       ObjectNode choice = body.putArray("choices").addObject();
       choice.put("index", 0);
-      choice.set("message", ChatCompletionsMessages.encode(reply));
+      choice.set("message", clientItem(reply));
       choice.put("finish_reason", reply.hasToolCalls() ? "tool_calls" : "stop");
       long out = counter.countMessage(reply);
       body.putObject("usage")
@@ -552,6 +552,23 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       from = to;
     }
     return n;
+  }
+
+  /**
+   * A recorded message as the agent's client sends it: the Chat Completions message, with the
+   * reasoning of an assistant message as {@code reasoning_content} (as reasoning models of
+   * OpenAI-compatible servers return it), so that the proxy counts the same tokens the replay does.
+   */
+  static ObjectNode clientItem(Message m) {
+    ObjectNode item = ChatCompletionsMessages.encode(m);
+    if (item != null && !m.reasoning().isEmpty()) {
+      StringBuilder text = new StringBuilder();
+      m.reasoning().forEach(b -> text.append(b.text()));
+      if (text.length() > 0) {
+        item.put("reasoning_content", text.toString());
+      }
+    }
+    return item;
   }
 
   private static boolean isCompaction(String action) {

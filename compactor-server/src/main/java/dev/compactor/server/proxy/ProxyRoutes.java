@@ -401,7 +401,7 @@ public final class ProxyRoutes {
     }
     p.effective = effective;
     List<Message> messages = api.decode(effective);
-    Compactor.Result r = p.compactor.compact(messages);
+    Compactor.Result r = ProxyPolicy.DEFAULT.compact(p.compactor, messages);
     p.conversation = r.conversation();
     CompactionOutcome o = r.outcome();
     Headers h = new Headers("none", p.externalKey != null ? p.externalKey : p.id, o.tokens(), -1);
