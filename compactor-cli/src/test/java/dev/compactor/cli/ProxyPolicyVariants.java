@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -42,7 +41,8 @@ public final class ProxyPolicyVariants {
     List<ReplayStrategy> strategies = new ArrayList<>();
     strategies.add(ReplayStrategies.global().get("none"));
     for (int i = 1; i < args.length; i++) {
-      strategies.add(new Emulated(ProxyPolicy.of(Double.parseDouble(args[i]))));
+      String a = args[i];
+      strategies.add(new Emulated(ProxyPolicy.of(Double.parseDouble(a)), a));
     }
     ReplayOptions options = ReplayOptions.scorecard();
     ReplayReport r =
@@ -54,14 +54,16 @@ public final class ProxyPolicyVariants {
   /** What the proxy does on each request, in-process. */
   static final class Emulated implements ReplayStrategy {
     private final ProxyPolicy policy;
+    private final String label;
 
-    Emulated(ProxyPolicy policy) {
+    Emulated(ProxyPolicy policy, String label) {
       this.policy = policy;
+      this.label = label;
     }
 
     @Override
     public String name() {
-      return String.format(Locale.ROOT, "proxy-%.2f", policy.target());
+      return "proxy-" + label;
     }
 
     @Override

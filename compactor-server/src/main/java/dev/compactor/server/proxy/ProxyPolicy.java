@@ -25,7 +25,7 @@ public final class ProxyPolicy {
   /**
    * The target the proxy uses: measured on the mini-swe-agent corpus (see {@code docs/proxy.md}).
    */
-  public static final double DEFAULT_TARGET = 1.0;
+  public static final double DEFAULT_TARGET = 0.6;
 
   /** The proxy's policy. */
   public static final ProxyPolicy DEFAULT = new ProxyPolicy(DEFAULT_TARGET);
