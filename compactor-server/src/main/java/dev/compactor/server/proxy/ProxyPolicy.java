@@ -58,7 +58,8 @@ public final class ProxyPolicy {
 
   /**
    * Compacts {@code messages} when they reach {@code compactor}'s budget: toward {@link #target()}
-   * × that budget when that compacts, else as {@code compactor} alone does.
+   * × that budget when that compacts, else as {@code compactor} alone does. Below the budget, or
+   * while tool calls are pending, {@code compactor}'s outcome (not needed).
    *
    * @param compactor the conversation's model and budget (the trigger)
    * @param messages the conversation as it would be sent, oldest first
@@ -66,12 +67,15 @@ public final class ProxyPolicy {
    */
   public Compactor.Result compact(Compactor compactor, List<Message> messages) {
     Objects.requireNonNull(compactor, "compactor");
-    Compactor.Result r = compactor.compact(messages);
-    if (target >= 1 || !(r.outcome() instanceof CompactionOutcome.Compacted)) {
-      return r;
+    if (target >= 1 || compactor.counter().countMessages(messages) < compactor.budget().tokens()) {
+      return compactor.compact(messages); // below the budget: nothing to do (counts are cached)
     }
+    // At the budget: one compaction, toward the target; the compactor's own only when that does
+    // not compact (e.g. it failed), so a long conversation is not compacted twice.
     Compactor.Result deep = deeper(compactor).compact(messages);
-    return deep.outcome() instanceof CompactionOutcome.Compacted ? deep : r;
+    return deep.outcome() instanceof CompactionOutcome.Compacted
+        ? deep
+        : compactor.compact(messages);
   }
 
   private Compactor deeper(Compactor c) {
