@@ -11,7 +11,7 @@ import picocli.CommandLine;
 /** Runs the command line in-process and captures its output. */
 record CliRunner(int exitCode, String out, String err) {
   static CliRunner run(String... args) {
-    return run(Main.newCommandLine(), args);
+    return run(Main.commandLineFor(System.getenv(), args), args);
   }
 
   /**
@@ -29,7 +29,7 @@ record CliRunner(int exitCode, String out, String err) {
 
   /** Runs with {@code env} in place of the process environment (keys, settings, HOME). */
   static CliRunner runWithEnv(Map<String, String> env, String... args) {
-    return run(Main.newCommandLine(env), args);
+    return run(Main.commandLineFor(env, args), args);
   }
 
   /**

@@ -1,8 +1,11 @@
 package dev.compactor.langchain4j;
 
+import dev.compactor.chat.store.ConversationStore;
+import dev.compactor.chat.store.DatabaseConversation;
 import dev.compactor.core.Compactor;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
+import dev.compactor.core.policy.CompactionListener;
 import dev.compactor.core.policy.CompactionOutcome;
 import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.View;
@@ -29,8 +32,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * on every call) and is not counted in the budget.
  *
  * <p><b>Persistence.</b> With {@link Builder#directory} the log, the views and the compaction
- * journal live in a conversation directory (the format of {@code compactor compact}), so a
- * restarted service continues where it stopped; otherwise they live in memory.
+ * journal live in a conversation directory (the format of {@code compactor compact}); with {@link
+ * Builder#store} they live in a SQLite or PostgreSQL {@link ConversationStore}, under the memory
+ * id, with the system message. Either way a restarted service continues where it stopped (a new
+ * memory on the same directory or store and id); otherwise they live in memory.
  *
  * <p>Thread-safe: calls on one memory are serialized (AI Services may call one memory from several
  * threads).
@@ -49,20 +54,53 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Compactor.Session session;
   private final AutoCloseable resource;
+  private final CompactionListener journal;
+  private final DatabaseConversation database;
   private SystemMessage system;
   private CompactionOutcome lastOutcome;
 
   private CompactingChatMemory(Builder b) {
     this.id = Objects.requireNonNull(b.id, "id");
     Compactor compactor = Objects.requireNonNull(b.compactor, "compactor");
+    if (b.directory != null && b.store != null) {
+      throw new IllegalStateException("memory " + id + ": give a directory or a store, not both");
+    }
     if (b.directory != null) {
       StoredConversation stored = StoredConversation.open(b.directory);
       this.session = compactor.session(stored);
       this.resource = stored;
+      this.journal = stored.journal();
+      this.database = null;
+    } else if (b.store != null) {
+      DatabaseConversation conversation = b.store.conversation(String.valueOf(id));
+      this.session = compactor.session(conversation);
+      this.resource = null;
+      this.journal = conversation;
+      this.database = conversation;
+      this.system =
+          conversation.systemMessage().map(m -> SystemMessage.from(m.content())).orElse(null);
     } else {
       this.session = compactor.session();
       this.resource = null;
+      this.journal = null;
+      this.database = null;
     }
+  }
+
+  /** Runs the policy and records a compaction in the conversation's journal. */
+  private CompactionOutcome afterTurn() {
+    CompactionOutcome o = session.afterTurn();
+    if (journal != null && o instanceof CompactionOutcome.Compacted c) {
+      journal.compacted(c.report());
+    }
+    return o;
+  }
+
+  private void keepSystem(SystemMessage s) {
+    if (database != null) {
+      database.systemMessage(s == null ? null : Message.system(s.text()));
+    }
+    system = s;
   }
 
   /** A builder; {@link Builder#compactor} is required. */
@@ -88,11 +126,11 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     lock.lock();
     try {
       if (message instanceof SystemMessage s) {
-        system = s;
+        keepSystem(s);
         return;
       }
       session.append(LangChain4jMessages.toCompactor(message));
-      lastOutcome = session.afterTurn();
+      lastOutcome = afterTurn();
     } finally {
       lock.unlock();
     }
@@ -137,7 +175,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
       Conversation c = session.conversation();
       c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
       converted.forEach(session::append);
-      system = newSystem;
+      keepSystem(newSystem);
     } finally {
       lock.unlock();
     }
@@ -158,7 +196,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     try {
       Conversation c = session.conversation();
       c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
-      system = null;
+      keepSystem(null);
     } finally {
       lock.unlock();
     }
@@ -232,6 +270,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     private Object id = "default";
     private Compactor compactor;
     private Path directory;
+    private ConversationStore store;
 
     private Builder() {}
 
@@ -253,6 +292,15 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     /** Keep the conversation in this directory (created when missing), not in memory. */
     public Builder directory(Path directory) {
       this.directory = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /**
+     * Keep the conversation in a SQLite or PostgreSQL store, under this memory's id (the store
+     * stays the caller's to close). A memory built later on the same store and id continues it.
+     */
+    public Builder store(ConversationStore store) {
+      this.store = Objects.requireNonNull(store, "store");
       return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.compactor.langchain4j;
 
+import dev.compactor.chat.store.ConversationStore;
 import dev.compactor.core.Compactor;
 import dev.compactor.log.store.ConversationNames;
 import dev.langchain4j.memory.chat.ChatMemoryProvider;
@@ -12,8 +13,9 @@ import java.util.function.Function;
 /**
  * One {@link CompactingChatMemory} per memory id, for {@code
  * AiServices.builder(...).chatMemoryProvider(provider)}. With {@link Builder#directory} every
- * memory keeps its conversation in a directory below it, named after the id, so a restarted service
- * continues its conversations; otherwise memories live in this process.
+ * memory keeps its conversation in a directory below it, named after the id; with {@link
+ * Builder#store} in a SQLite or PostgreSQL {@link ConversationStore}, under the id. Either way a
+ * restarted service continues its conversations; otherwise memories live in this process.
  *
  * <pre>{@code
  * CompactingChatMemoryProvider memories = CompactingChatMemoryProvider.builder()
@@ -27,11 +29,16 @@ import java.util.function.Function;
 public final class CompactingChatMemoryProvider implements ChatMemoryProvider, AutoCloseable {
   private final Function<Object, Compactor> compactors;
   private final Path directory;
+  private final ConversationStore store;
   private final Map<Object, CompactingChatMemory> memories = new ConcurrentHashMap<>();
 
   private CompactingChatMemoryProvider(Builder b) {
     this.compactors = Objects.requireNonNull(b.compactors, "compactor");
     this.directory = b.directory;
+    this.store = b.store;
+    if (directory != null && store != null) {
+      throw new IllegalStateException("a memory provider takes a directory or a store, not both");
+    }
   }
 
   public static Builder builder() {
@@ -49,6 +56,8 @@ public final class CompactingChatMemoryProvider implements ChatMemoryProvider, A
         CompactingChatMemory.builder().id(memoryId).compactor(compactors.apply(memoryId));
     if (directory != null) {
       b.directory(directory.resolve(directoryName(memoryId)));
+    } else if (store != null) {
+      b.store(store);
     }
     return b.build();
   }
@@ -69,6 +78,7 @@ public final class CompactingChatMemoryProvider implements ChatMemoryProvider, A
   public static final class Builder {
     private Function<Object, Compactor> compactors;
     private Path directory;
+    private ConversationStore store;
 
     private Builder() {}
 
@@ -88,6 +98,15 @@ public final class CompactingChatMemoryProvider implements ChatMemoryProvider, A
     /** Keep each memory's conversation in a directory below this one. */
     public Builder directory(Path directory) {
       this.directory = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /**
+     * Keep each memory's conversation in a SQLite or PostgreSQL store, under its memory id ({@code
+     * String.valueOf(id)}); the store stays the caller's to close.
+     */
+    public Builder store(ConversationStore store) {
+      this.store = Objects.requireNonNull(store, "store");
       return this;
     }
 

@@ -1,7 +1,11 @@
 package dev.compactor.springai;
 
+import dev.compactor.chat.store.ConversationStore;
+import dev.compactor.chat.store.DatabaseConversation;
 import dev.compactor.core.Compactor;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.policy.CompactionListener;
+import dev.compactor.core.policy.CompactionOutcome;
 import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.View;
 import dev.compactor.log.store.ConversationNames;
@@ -28,26 +32,37 @@ import org.springframework.ai.chat.messages.SystemMessage;
  * The latest system message of a conversation is kept beside the log and returned first.
  *
  * <p>With {@link Builder#directory} each conversation lives in a conversation directory below it
- * (the format of {@code compactor inspect}), so a restarted service continues; otherwise in this
- * process. Thread-safe: calls on one conversation are serialized, conversations are independent.
+ * (the format of {@code compactor inspect}); with {@link Builder#store} in a SQLite or PostgreSQL
+ * {@link ConversationStore} (the one a {@link CompactorChatMemoryRepository} may share), with its
+ * system message. Either way a restarted service continues its conversations; otherwise they live
+ * in this process. Thread-safe: calls on one conversation are serialized, conversations are
+ * independent.
  *
  * <pre>{@code
- * ChatMemory memory = CompactingChatMemory.builder()
+ * CompactingChatMemory memory = CompactingChatMemory.builder()
  *     .compactor(Compactor.forModel("openai/gpt-4o").budget("0.5").reminder(false).build())
+ *     .store(ConversationStore.open("sqlite:/var/lib/app/memory.db"))
  *     .build();
  * ChatClient chat = ChatClient.builder(model)
- *     .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build())
+ *     .defaultAdvisors(
+ *         ToolCallAdvisor.builder().advisorOrder(Ordered.HIGHEST_PRECEDENCE + 300).build(),
+ *         CompactingMemoryAdvisor.of(memory))
  *     .build();
  * }</pre>
  */
 public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   private final Function<String, Compactor> compactors;
   private final Path directory;
+  private final ConversationStore store;
   private final Map<String, State> conversations = new ConcurrentHashMap<>();
 
   private CompactingChatMemory(Builder b) {
     this.compactors = b.compactors;
     this.directory = b.directory;
+    this.store = b.store;
+    if (directory != null && store != null) {
+      throw new IllegalStateException("a compacting memory takes a directory or a store, not both");
+    }
   }
 
   public static Builder builder() {
@@ -58,11 +73,31 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   private static final class State {
     final Compactor.Session session;
     final AutoCloseable resource;
+    final CompactionListener journal;
+    final DatabaseConversation database;
     SystemMessage system;
+    CompactionOutcome lastOutcome;
 
-    State(Compactor.Session session, AutoCloseable resource) {
+    State(
+        Compactor.Session session,
+        AutoCloseable resource,
+        CompactionListener journal,
+        DatabaseConversation database) {
       this.session = session;
       this.resource = resource;
+      this.journal = journal;
+      this.database = database;
+      if (database != null) {
+        this.system =
+            database.systemMessage().map(m -> new SystemMessage(m.content())).orElse(null);
+      }
+    }
+
+    void system(SystemMessage s) {
+      if (database != null) {
+        database.systemMessage(s == null ? null : Message.system(s.getText()));
+      }
+      system = s;
     }
   }
 
@@ -73,12 +108,16 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
 
   private State open(String id) {
     Compactor c = compactors.apply(id);
+    if (store != null) {
+      DatabaseConversation conversation = store.conversation(id);
+      return new State(c.session(conversation), null, conversation, conversation);
+    }
     if (directory == null) {
-      return new State(c.session(), null);
+      return new State(c.session(), null, null, null);
     }
     StoredConversation stored =
         StoredConversation.open(directory.resolve(ConversationNames.of(id)));
-    return new State(c.session(stored), stored);
+    return new State(c.session(stored), stored, stored.journal(), null);
   }
 
   @Override
@@ -99,12 +138,44 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
         SpringAiMessages.toCompactor(rest); // refuses before anything is added
     synchronized (s) {
       if (system != null) {
-        s.system = system;
+        s.system(system);
       }
       converted.forEach(s.session::append);
       if (!converted.isEmpty()) {
-        s.session.afterTurn();
+        CompactionOutcome o = s.session.afterTurn();
+        if (s.journal != null && o instanceof CompactionOutcome.Compacted c) {
+          s.journal.compacted(c.report());
+        }
+        s.lastOutcome = o;
       }
+    }
+  }
+
+  /**
+   * Appends one Compactor message as it is (with its metadata, e.g. the usage of the response it
+   * is) and runs the policy, as {@link #add} does.
+   */
+  CompactionOutcome addNative(String conversationId, Message message) {
+    State s = state(conversationId);
+    synchronized (s) {
+      s.session.append(message);
+      CompactionOutcome o = s.session.afterTurn();
+      if (s.journal != null && o instanceof CompactionOutcome.Compacted c) {
+        s.journal.compacted(c.report());
+      }
+      s.lastOutcome = o;
+      return o;
+    }
+  }
+
+  /**
+   * What the policy did after the last messages added to the conversation, or null before the
+   * first.
+   */
+  public CompactionOutcome lastOutcome(String conversationId) {
+    State s = state(conversationId);
+    synchronized (s) {
+      return s.lastOutcome;
     }
   }
 
@@ -128,7 +199,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     synchronized (s) {
       Conversation c = s.session.conversation();
       c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
-      s.system = null;
+      s.system(null);
     }
   }
 
@@ -146,9 +217,15 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     return state(conversationId).session;
   }
 
-  /** The ids of the conversations this memory holds (in this process or in its directory). */
+  /**
+   * The ids of the conversations this memory holds (in this process, in its directory or in its
+   * store).
+   */
   public List<String> conversationIds() {
     List<String> ids = new ArrayList<>(conversations.keySet());
+    if (store != null) {
+      store.ids().stream().filter(id -> !ids.contains(id)).forEach(ids::add);
+    }
     if (directory != null && Files.isDirectory(directory)) {
       try (Stream<Path> dirs = Files.list(directory)) {
         dirs.filter(Files::isDirectory)
@@ -182,6 +259,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   public static final class Builder {
     private Function<String, Compactor> compactors;
     private Path directory;
+    private ConversationStore store;
 
     private Builder() {}
 
@@ -201,6 +279,15 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     /** Keep each conversation in a directory below this one. */
     public Builder directory(Path directory) {
       this.directory = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /**
+     * Keep each conversation in a SQLite or PostgreSQL store, under its conversation id (the store
+     * stays the caller's to close).
+     */
+    public Builder store(ConversationStore store) {
+      this.store = Objects.requireNonNull(store, "store");
       return this;
     }
 

@@ -9,9 +9,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Spring AI adapter (and its Boot auto-configuration) is built on the public API of core and
- * log only: no other module's {@code internal} package (compactor-cli's {@code ArchitectureTest}
- * checks the same for the modules on its class path; this module is not one of them).
+ * The Spring AI adapter (and its Boot auto-configuration) is built on the public API of core, log
+ * and chat only: no other module's {@code internal} package (compactor-cli's {@code
+ * ArchitectureTest} checks the same for the modules on its class path; this module is not one of
+ * them).
  */
 class ArchitectureTest {
   private static final JavaClasses ADAPTER =

@@ -39,12 +39,27 @@ abstract class JsonDocumentImporter extends FormatImporter {
    * Checks that {@code messages} is a list of chat messages before it is read.
    *
    * @param what the list's name in the message, e.g. {@code messages}
-   * @throws ImportException naming the source and what is wrong with the list
+   * @param arrayPath where the list is in the document (field names and array indexes from the
+   *     root, empty for a root array; see {@link ImportSource#locate}), so that a bad first entry
+   *     is named by line, column and byte offset
+   * @throws ImportException naming the source, what is wrong with the list and where
+   * @throws IOException when the source cannot be read again to locate the entry
    */
-  static void requireChatArray(ImportSource source, JsonNode messages, String what) {
+  static void requireChatArray(
+      ImportSource source, JsonNode messages, String what, java.util.List<?> arrayPath)
+      throws IOException {
     String problem = JsonFormats.chatArrayProblem(messages, what);
-    if (problem != null) {
-      throw new ImportException(source.name() + ": " + problem);
+    if (problem == null) {
+      return;
     }
+    String at = null;
+    if (messages != null && messages.isArray() && !messages.isEmpty()) {
+      at = source.locate(arrayPath, java.util.Set.of(0)).get(0);
+    } else if (!arrayPath.isEmpty() && arrayPath.get(0) instanceof Integer entry) {
+      // The list is missing or not an array: name where its entry starts.
+      at = source.locate(java.util.List.of(), java.util.Set.of(entry)).get(entry);
+      at = at == null ? null : "entry at " + at;
+    }
+    throw new ImportException(source.name() + ": " + problem + (at == null ? "" : " (" + at + ")"));
   }
 }

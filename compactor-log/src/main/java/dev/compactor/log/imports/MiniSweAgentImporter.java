@@ -46,7 +46,7 @@ final class MiniSweAgentImporter extends JsonDocumentImporter {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    requireChatArray(source, root.get("messages"), "messages");
+    requireChatArray(source, root.get("messages"), "messages", java.util.List.of("messages"));
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     List<Message> messages =

@@ -39,7 +39,11 @@ final class OpenAiChatImporter extends JsonDocumentImporter {
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
     JsonNode messages = JsonFormats.messageList(root);
-    requireChatArray(source, messages, JsonFormats.messageListName(root));
+    requireChatArray(
+        source,
+        messages,
+        JsonFormats.messageListName(root),
+        root.isArray() ? java.util.List.of() : java.util.List.of("messages"));
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     List<Message> list =

@@ -42,7 +42,7 @@ final class SweAgentImporter extends JsonDocumentImporter {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    requireChatArray(source, root.get("history"), "history");
+    requireChatArray(source, root.get("history"), "history", java.util.List.of("history"));
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     List<Message> messages =

@@ -46,7 +46,8 @@ final class TauBenchImporter extends JsonDocumentImporter {
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 0; i < root.size(); i++) {
       JsonNode run = root.get(i);
-      requireChatArray(source, run.get("traj"), "entry " + i + " traj");
+      requireChatArray(
+          source, run.get("traj"), "entry " + i + " traj", java.util.List.of(i, "traj"));
       String name = "task-" + label(run.get("task_id"), i) + "/trial-" + label(run.get("trial"), 0);
       int n = seen.merge(name, 1, Integer::sum);
       List<String> notes = new ArrayList<>();

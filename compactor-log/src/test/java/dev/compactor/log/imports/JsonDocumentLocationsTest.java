@@ -1,6 +1,7 @@
 package dev.compactor.log.imports;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -74,6 +75,25 @@ class JsonDocumentLocationsTest {
             "messages[1] (line 2, column 2, byte "
                 + text.indexOf("{\"content\":\"x\"}")
                 + ") has no role");
+  }
+
+  @Test
+  void aFatalBadList_isNamedByWhereItStands() {
+    String tau =
+        "[{\"task_id\":1,\"trial\":0,\"traj\":[{\"role\":\"user\",\"content\":\"a\"}]},\n"
+            + " {\"task_id\":2,\"trial\":0,\"traj\":5}]";
+    assertThatThrownBy(() -> ImporterRegistry.builtIns().read(Fixtures.source("tau.json", tau)))
+        .isInstanceOf(ImportException.class)
+        .hasMessageContaining("entry 1 traj is a number value, not an array of messages")
+        .hasMessageContaining(
+            "(entry at line 2, column 2, byte " + tau.indexOf("{\"task_id\":2") + ")");
+
+    String chat = "{\"messages\":\n  [ {\"content\":\"no role\"} ]}";
+    assertThatThrownBy(
+            () -> ImporterRegistry.builtIns().read(Fixtures.source("c.json", chat), "openai-chat"))
+        .isInstanceOf(ImportException.class)
+        .hasMessageContaining("messages[0] has no string \"role\"")
+        .hasMessageContaining("(line 2, column 5, byte " + chat.indexOf("{\"content\"") + ")");
   }
 
   @Test

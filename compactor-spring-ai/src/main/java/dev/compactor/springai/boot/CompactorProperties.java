@@ -11,10 +11,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *   <li>{@code compactor.budget}: a fraction of the window ({@code 0.5}) or tokens ({@code 60000});
  *       default: the model's default budget;
  *   <li>{@code compactor.strategy}: {@code auto} (the default policy) or a strategy name;
- *   <li>{@code compactor.store}: a directory for the conversations; default: in memory;
+ *   <li>{@code compactor.store}: where conversations are kept — a database URL ({@code
+ *       sqlite:/var/lib/app/memory.db}, {@code postgresql://user@host/db?currentSchema=s}, {@code
+ *       jdbc:postgresql://…}) or a directory of conversation directories; default: in memory;
  *   <li>{@code compactor.reminder}: whether the 90 % reminder is sent (default false);
  *   <li>{@code compactor.summary-model}: the bean name of a Spring AI {@code ChatModel} that writes
- *       checkpoints; default: the offline extractive summarizer.
+ *       checkpoints; default: the offline extractive summarizer;
+ *   <li>{@code compactor.summary-model-name}: that model's {@code provider/model} name, for its
+ *       window and reports (default: {@code compactor.model}).
  * </ul>
  */
 @ConfigurationProperties(prefix = "compactor")
@@ -25,6 +29,7 @@ public class CompactorProperties {
   private String store;
   private boolean reminder;
   private String summaryModel;
+  private String summaryModelName;
 
   public String getModel() {
     return model;
@@ -72,5 +77,13 @@ public class CompactorProperties {
 
   public void setSummaryModel(String summaryModel) {
     this.summaryModel = summaryModel;
+  }
+
+  public String getSummaryModelName() {
+    return summaryModelName;
+  }
+
+  public void setSummaryModelName(String summaryModelName) {
+    this.summaryModelName = summaryModelName;
   }
 }
