@@ -319,8 +319,11 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
     final List<Message> history = new ArrayList<>();
     final List<JsonNode> items = new ArrayList<>();
 
-    /** The recorded message of each item the client sent, by its JSON text. */
-    final Map<String, Message> byJson = new HashMap<>();
+    /**
+     * The indexes in {@link #history} of the recorded messages the client sent as each JSON text
+     * (several when the same message was sent twice, e.g. a repeated user reply), in order.
+     */
+    final Map<String, List<Integer>> byJson = new HashMap<>();
 
     /** Messages decoded from items the proxy made (stubs, checkpoints), by their JSON text. */
     final Map<String, Message> decoded = new HashMap<>();
@@ -348,7 +351,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       ObjectNode item = clientItem(recorded);
       items.add(item);
       if (item != null) {
-        byJson.putIfAbsent(Json.write(item), recorded);
+        byJson.computeIfAbsent(Json.write(item), k -> new ArrayList<>(1)).add(history.size() - 1);
       }
     }
 
@@ -410,10 +413,11 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       collectRefusals();
       List<String> texts = new ArrayList<>();
       List<Message> sent = new ArrayList<>();
+      int[] last = {-1};
       for (JsonNode item : received.json().path("messages")) {
         String text = Json.write(item);
         texts.add(text);
-        sent.add(messageOf(text, item));
+        sent.add(messageOf(text, item, last));
       }
       long cached = 0;
       for (int i = 0; i < Math.min(texts.size(), previousItems.size()); i++) {
@@ -472,10 +476,23 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       setup.events().summaryCall(input, output);
     }
 
-    private Message messageOf(String text, JsonNode item) {
-      Message m = byJson.get(text);
-      if (m != null) {
-        return m;
+    /**
+     * The message an item of the request stands for: the client's recorded message when the item is
+     * one the client sent (of several with the same text, the first after the one matched last, as
+     * a view keeps the order), else the message the proxy made, decoded once.
+     */
+    private Message messageOf(String text, JsonNode item, int[] last) {
+      List<Integer> at = byJson.get(text);
+      if (at != null) {
+        int chosen = at.get(0);
+        for (int i : at) {
+          if (i > last[0]) {
+            chosen = i;
+            break;
+          }
+        }
+        last[0] = Math.max(last[0], chosen);
+        return history.get(chosen);
       }
       return decoded.computeIfAbsent(
           text, t -> ChatCompletionsMessages.decodeStrict(item, "the proxy's message"));
