@@ -102,6 +102,18 @@ final class BudgetOptions {
    *     or when the model name, the API or the base URL is not valid
    */
   ChatModel chatModel(String model, Map<String, String> env) {
+    return chatModel(
+        model,
+        env,
+        ", pass --base-url for an OpenAI-compatible server, or use --summarizer extractive for the"
+            + " offline summarizer");
+  }
+
+  /**
+   * As {@link #chatModel(String, Map)}, with {@code alternative} (", or …") ending the message that
+   * says a key is missing.
+   */
+  ChatModel chatModel(String model, Map<String, String> env, String alternative) {
     ModelApi chosen = null;
     if (api != null && !api.isBlank()) {
       try {
@@ -129,14 +141,7 @@ final class BudgetOptions {
       // No key: say how to get on without one.
       String provider = model.substring(0, Math.max(0, model.indexOf('/')));
       String keyEnv = ModelProvider.parse(provider).keyEnv();
-      throw new CompactorException(
-          "no API key for "
-              + model
-              + ": set "
-              + keyEnv
-              + ", pass --base-url for an OpenAI-compatible server, or use --summarizer"
-              + " extractive for the offline summarizer",
-          e);
+      throw new CompactorException("no API key for " + model + ": set " + keyEnv + alternative, e);
     }
   }
 

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       InspectCommand.class,
       CompactCommand.class,
+      ChatCommand.class,
       DemoCommand.class,
       KeysCommand.class,
       ProvidersCommand.class,

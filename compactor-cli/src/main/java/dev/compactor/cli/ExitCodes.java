@@ -40,6 +40,15 @@ final class ExitCodes {
             "" + CompactCommand.EXIT_OVER_BUDGET,
             "not within the budget: the view is valid but still over it; the reason and what"
                 + " would get further (--strategy, --context-budget) are printed"));
+    m.put(
+        "chat",
+        codes(
+            "" + ChatCommand.EXIT_OK,
+            "ended (/exit or the end of the input); --list listed",
+            "" + ChatCommand.EXIT_TURN_FAILED,
+            "ended, and a model call failed on the way (its message is kept)",
+            "" + ChatCommand.EXIT_ERROR,
+            ERROR + " (e.g. no such conversation, no API key)"));
     m.put("keys", codes("0", "help printed", "2", ERROR + "; or no such subcommand"));
     m.put("keys create", codes("0", "created; the key is printed once", "2", ERROR));
     m.put("keys list", codes("0", "listed", "2", ERROR + " (e.g. no database there)"));
