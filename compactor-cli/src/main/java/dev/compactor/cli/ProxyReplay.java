@@ -334,8 +334,18 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
     volatile Message pending;
     final List<RecordedRequest> accepted = new ArrayList<>();
 
+    /** Index in the recording of the last call's assistant message. */
+    final int lastCall;
+
     Session(ReplaySetup setup) {
       this.setup = setup;
+      int last = -1;
+      for (int i = 0; i < setup.recorded().size(); i++) {
+        if (RecordedConversation.isCall(setup.recorded().get(i))) {
+          last = i;
+        }
+      }
+      this.lastCall = last;
       this.counter = setup.counter();
       String m = setup.model();
       this.model = m.substring(m.lastIndexOf('/') + 1);
@@ -438,6 +448,9 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       previousItems = texts;
       previousView = List.copyOf(sent);
       view = previousView;
+      if (next == lastCall) {
+        sessions.remove(id); // no more calls: the fake provider will not ask for it again
+      }
       return view;
     }
 
