@@ -62,11 +62,27 @@ final class InspectCommand implements Callable<Integer> {
 
   @Mixin StrictOption reading = new StrictOption();
 
+  @Option(
+      names = "--web",
+      description =
+          "Serve the inspector page of the conversation directory on 127.0.0.1: print its address"
+              + " on the first line and serve until interrupted (Ctrl-C).")
+  boolean web;
+
+  @Option(
+      names = "--port",
+      paramLabel = "N",
+      description = "Port of --web (default: 0, any free port).")
+  int port;
+
   @Override
   public Integer call() throws Exception {
     TokenizerWarmUp.start(file, budget.model);
     // Read-only: a directory is read in place, with no lock and nothing written or saved.
     try (ConversationInput input = ConversationInput.read(file, format, true)) {
+      if (web) {
+        return InspectWeb.serve(spec, parent, file, budget, input, port);
+      }
       return inspect(input.checked(reading.strict));
     }
   }

@@ -102,6 +102,14 @@ final class ServeCommand implements Callable<Integer> {
   String timeout;
 
   @Option(
+      names = "--proxy-retention",
+      paramLabel = "T",
+      description =
+          "How long a proxy conversation is kept after its last request: 0 (forever) or a whole"
+              + " number with s, m, h or d (else [server] proxy_retention, else 7d).")
+  String proxyRetention;
+
+  @Option(
       names = "--log-content",
       description =
           "Put request bodies (message content) in the request log; for debugging only (also"
@@ -144,6 +152,12 @@ final class ServeCommand implements Callable<Integer> {
       err.println(
           "compactor serve: proxy /v1/chat/completions, /v1/messages (compacting),"
               + " /v1/responses, /v1/messages/count_tokens, /v1/models (passed through)");
+      err.println(
+          "compactor serve: proxy conversations "
+              + (settings.proxyRetention().isZero()
+                  ? "kept forever"
+                  : "deleted " + describe(settings.proxyRetention()) + " after their last request")
+              + " (GET /v1/proxy/conversations)");
       err.println(
           "compactor serve: upstreams "
               + (settings.upstreams().isEmpty()
@@ -198,5 +212,18 @@ final class ServeCommand implements Callable<Integer> {
       // already shutting down
     }
     return 0;
+  }
+
+  private static String describe(java.time.Duration d) {
+    if (d.toDays() > 0 && d.equals(java.time.Duration.ofDays(d.toDays()))) {
+      return d.toDays() + (d.toDays() == 1 ? " day" : " days");
+    }
+    if (d.toHours() > 0 && d.equals(java.time.Duration.ofHours(d.toHours()))) {
+      return d.toHours() + " h";
+    }
+    if (d.toMinutes() > 0 && d.equals(java.time.Duration.ofMinutes(d.toMinutes()))) {
+      return d.toMinutes() + " min";
+    }
+    return d.toSeconds() + " s";
   }
 }

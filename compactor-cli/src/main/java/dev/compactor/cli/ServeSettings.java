@@ -4,6 +4,8 @@ import dev.compactor.chat.store.ChatStores;
 import dev.compactor.cli.config.ConfigLocations;
 import dev.compactor.cli.config.ServerConfig;
 import dev.compactor.core.CompactorException;
+import dev.compactor.core.budget.BudgetSetting;
+import dev.compactor.server.ProxySettings;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Upstream;
 import java.nio.file.Files;
@@ -12,6 +14,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code compactor serve}'s settings, resolved through the layers the other commands use: the flag,
@@ -71,6 +75,12 @@ record ServeSettings(
     Duration timeout =
         Timeouts.parse(t == null ? null : t.value, t == null ? "--timeout" : t.source);
 
+    Layer retention =
+        layer("--proxy-retention", c.proxyRetention, null, env, file, "proxy_retention");
+    if (retention != null) {
+      b.proxyRetention(retention(retention));
+    }
+
     Map<String, Upstream> ups = new LinkedHashMap<>();
     for (Map.Entry<String, Map<String, ServerConfig.Value>> e : file.upstreams().entrySet()) {
       ServerConfig.Value url = e.getValue().get("base_url");
@@ -82,7 +92,10 @@ record ServeSettings(
       try {
         Upstream u =
             new Upstream(
-                e.getKey(), url == null ? null : url.text(), key == null ? null : key.text());
+                e.getKey(),
+                url == null ? null : url.text(),
+                key == null ? null : key.text(),
+                policy(e.getValue(), file.upstreamModels().getOrDefault(e.getKey(), Map.of())));
         ups.put(u.name(), u);
       } catch (IllegalArgumentException ex) {
         throw new CompactorException(ex.getMessage() + " (from " + where + ")", ex);
@@ -94,7 +107,11 @@ record ServeSettings(
         Upstream fromFile = ups.get(u.name());
         ups.put(
             u.name(),
-            new Upstream(u.name(), u.baseUrl(), fromFile == null ? null : fromFile.apiKeyEnv()));
+            new Upstream(
+                u.name(),
+                u.baseUrl(),
+                fromFile == null ? null : fromFile.apiKeyEnv(),
+                fromFile == null ? null : fromFile.proxy()));
       } catch (IllegalArgumentException ex) {
         throw new CompactorException("--upstream " + ex.getMessage(), ex);
       }
@@ -112,6 +129,96 @@ record ServeSettings(
     } catch (IllegalArgumentException e) {
       throw new CompactorException(e.getMessage() + describe(sources), e);
     }
+  }
+
+  /**
+   * The proxy policy of {@code [upstreams.NAME]} and its {@code models} tables.
+   *
+   * @throws CompactorException naming the value and its source when one is invalid
+   */
+  static ProxySettings policy(
+      Map<String, ServerConfig.Value> upstream,
+      Map<String, Map<String, ServerConfig.Value>> models) {
+    Map<String, ProxySettings> perModel = new LinkedHashMap<>();
+    models.forEach((model, values) -> perModel.put(model, policy(values, Map.of())));
+    return onePolicy(upstream, perModel);
+  }
+
+  private static ProxySettings onePolicy(
+      Map<String, ServerConfig.Value> values, Map<String, ProxySettings> models) {
+    ServerConfig.Value budget = values.get("budget");
+    ServerConfig.Value reminder = values.get("reminder");
+    ServerConfig.Value summary = values.get("summary_model");
+    Boolean remind = null;
+    if (reminder != null) {
+      if (!reminder.node().isBoolean()) {
+        throw new CompactorException(
+            "reminder \""
+                + reminder.text()
+                + "\" from "
+                + reminder.source()
+                + " must be true or false");
+      }
+      remind = reminder.node().asBoolean();
+    }
+    if (summary != null && !summary.node().isTextual()) {
+      throw new CompactorException(
+          "summary_model "
+              + summary.text()
+              + " from "
+              + summary.source()
+              + " must be a string, provider/model (e.g. \"openai/gpt-4o-mini\")");
+    }
+    BudgetSetting b = null;
+    if (budget != null) {
+      if (!budget.node().isNumber() && !budget.node().isTextual()) {
+        throw new CompactorException(
+            "budget \"" + budget.text() + "\" from " + budget.source() + " must be a number");
+      }
+      b = BudgetSetting.of(budget.text(), budget.source());
+    }
+    try {
+      return new ProxySettings(b, remind, summary == null ? null : summary.text(), models);
+    } catch (IllegalArgumentException e) {
+      throw new CompactorException(
+          e.getMessage() + (summary == null ? "" : " (from " + summary.source() + ")"), e);
+    }
+  }
+
+  private static final Pattern RETENTION =
+      Pattern.compile("(\\d+)\\s*([smhd])", Pattern.CASE_INSENSITIVE);
+
+  /** A retention period: {@code 0} (keep forever) or a whole number with s, m, h or d. */
+  private static Duration retention(Layer l) {
+    String v = l.value.replace("_", "");
+    if (v.equals("0")) {
+      return Duration.ZERO;
+    }
+    Matcher m = RETENTION.matcher(v);
+    if (m.matches()) {
+      try {
+        long n = Long.parseLong(m.group(1));
+        Duration d =
+            switch (m.group(2).toLowerCase(Locale.ROOT)) {
+              case "s" -> Duration.ofSeconds(n);
+              case "m" -> Duration.ofMinutes(n);
+              case "h" -> Duration.ofHours(n);
+              default -> Duration.ofDays(n);
+            };
+        if (n > 0 && d.compareTo(Duration.ofDays(36_500)) <= 0) {
+          return d;
+        }
+      } catch (NumberFormatException | ArithmeticException e) {
+        // refused below
+      }
+    }
+    throw new CompactorException(
+        "proxy retention \""
+            + l.value
+            + "\" from "
+            + l.source
+            + " must be 0 (keep forever) or a whole number with s, m, h or d (7d, 12h), at most"
+            + " 36500d");
   }
 
   private static String describe(Map<String, String> sources) {

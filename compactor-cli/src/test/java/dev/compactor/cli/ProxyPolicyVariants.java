@@ -74,13 +74,14 @@ public final class ProxyPolicyVariants {
     @Override
     public ReplaySession start(ReplaySetup setup) {
       TokenCounter counter = setup.counter();
-      Compactor compactor =
+      Compactor.Builder builder =
           Compactor.forModel(
                   "openai/" + setup.model().substring(setup.model().lastIndexOf('/') + 1))
               .counter(counter)
               .budget(Long.toString(setup.budgetTokens()))
-              .environment(java.util.Map.of())
-              .build();
+              .environment(java.util.Map.of());
+      Compactor compactor = builder.build();
+      Compactor deeper = policy.deeper(builder, compactor);
       return new ReplaySession() {
         List<Message> view = new ArrayList<>();
 
@@ -96,7 +97,7 @@ public final class ProxyPolicyVariants {
 
         @Override
         public List<Message> view() {
-          Compactor.Result r = policy.compact(compactor, view);
+          Compactor.Result r = policy.compact(compactor, deeper, view);
           if (r.outcome() instanceof CompactionOutcome.Compacted c) {
             List<Message> next = new ArrayList<>(r.messages());
             String s = c.report().strategy();

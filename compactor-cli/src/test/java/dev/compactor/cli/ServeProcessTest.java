@@ -122,6 +122,8 @@ class ServeProcessTest {
         reader.join(5000);
         lines.drainTo(all);
         assertThat(String.join("\n", all))
+            .contains(
+                "compactor serve: proxy conversations deleted 7 days after their last request")
             .contains("stopping")
             .contains("compactor serve: stopped");
       } finally {

@@ -130,4 +130,72 @@ class ServeSettingsTest {
         .contains("unknown setting [server] prot in ~/typo.toml")
         .contains("unknown setting [upstreams.x] key in ~/typo.toml");
   }
+
+  @Test
+  void proxyPoliciesComeFromTheUpstreamTablesAndTheirModels() throws Exception {
+    Path project =
+        file(
+            "proxy.toml",
+            "[server]\nproxy_retention = \"12h\"\n"
+                + "[upstreams.openai]\nbudget = 60000\nsummary_model = \"openai/gpt-4o-mini\"\n"
+                + "[upstreams.openai.models.\"gpt-4o\"]\nbudget = 0.5\nreminder = true\n"
+                + "[upstreams.gpu]\nbase_url = \"http://10.0.0.7:8000/v1\"\nreminder = false\n");
+    ServeSettings s = resolve(env(), "--config", project.toString());
+    assertThat(s.server().proxyRetention()).isEqualTo(Duration.ofHours(12));
+    var openai = s.server().upstreams().get("openai").proxy();
+    assertThat(openai.budget().value()).isEqualTo("60000");
+    assertThat(openai.budget().source()).isEqualTo("[upstreams.openai] budget in ~/proxy.toml");
+    assertThat(openai.summaryModel()).isEqualTo("openai/gpt-4o-mini");
+    var gpt4o = openai.forModel("gpt-4o");
+    assertThat(gpt4o.budget().value()).isEqualTo("0.5");
+    assertThat(gpt4o.budget().source())
+        .isEqualTo("[upstreams.openai.models.\"gpt-4o\"] budget in ~/proxy.toml");
+    assertThat(gpt4o.reminderOn()).isTrue();
+    assertThat(gpt4o.summaryModel()).isEqualTo("openai/gpt-4o-mini"); // the upstream's
+    assertThat(openai.forModel("gpt-4.1").budget().value()).isEqualTo("60000");
+    assertThat(openai.forModel("gpt-4.1").reminderOn()).isFalse();
+    assertThat(s.server().upstreams().get("gpu").proxy().reminder()).isFalse();
+    // an --upstream of the same name keeps the file's policy
+    ServeSettings flag =
+        resolve(
+            env(), "--config", project.toString(), "--upstream", "openai=http://127.0.0.1:9/v1");
+    assertThat(flag.server().upstreams().get("openai").proxy()).isEqualTo(openai);
+    // the flag beats the file; 0 keeps forever; the default is 7 days
+    assertThat(
+            resolve(env(), "--config", project.toString(), "--proxy-retention", "0")
+                .server()
+                .proxyRetention())
+        .isZero();
+    assertThat(resolve(env()).server().proxyRetention()).isEqualTo(Duration.ofDays(7));
+  }
+
+  @Test
+  void badProxySettingsNameTheirValueAndSource() throws Exception {
+    Path budget = file("b.toml", "[upstreams.openai]\nbudget = 1.5\n");
+    assertThatThrownBy(() -> resolve(env(), "--config", budget.toString()))
+        .isInstanceOf(CompactorException.class)
+        .hasMessageContaining("\"1.5\"")
+        .hasMessageContaining("[upstreams.openai] budget in ~/b.toml");
+    Path model = file("m.toml", "[upstreams.openai.models.\"gpt-4o\"]\nbudget = \"lots\"\n");
+    assertThatThrownBy(() -> resolve(env(), "--config", model.toString()))
+        .hasMessageContaining("\"lots\"")
+        .hasMessageContaining("[upstreams.openai.models.\"gpt-4o\"] budget in ~/m.toml");
+    Path reminder = file("r.toml", "[upstreams.openai]\nreminder = \"yes\"\n");
+    assertThatThrownBy(() -> resolve(env(), "--config", reminder.toString()))
+        .hasMessageContaining("reminder \"yes\" from [upstreams.openai] reminder in ~/r.toml")
+        .hasMessageContaining("true or false");
+    Path summary = file("s.toml", "[upstreams.openai]\nsummary_model = \"gpt-4o-mini\"\n");
+    assertThatThrownBy(() -> resolve(env(), "--config", summary.toString()))
+        .hasMessageContaining("\"gpt-4o-mini\" must be provider/model")
+        .hasMessageContaining("[upstreams.openai] summary_model in ~/s.toml");
+    Path retention = file("t.toml", "[server]\nproxy_retention = \"a week\"\n");
+    assertThatThrownBy(() -> resolve(env(), "--config", retention.toString()))
+        .hasMessageContaining(
+            "proxy retention \"a week\" from [server] proxy_retention in ~/t.toml");
+    assertThatThrownBy(() -> resolve(env(), "--proxy-retention", "-1d"))
+        .hasMessageContaining("\"-1d\" from --proxy-retention");
+    Path models = file("n.toml", "[upstreams.openai]\nmodels = 3\n");
+    assertThatThrownBy(() -> resolve(env(), "--config", models.toString()))
+        .hasMessageContaining("[upstreams.openai.models] in ~/n.toml must hold tables");
+  }
 }

@@ -276,7 +276,7 @@ final class ChatRoutes {
         "the request body is larger than this server's limit of " + max + " bytes");
   }
 
-  private static int intParam(Context ctx, String name, int dflt, int min, int max) {
+  static int intParam(Context ctx, String name, int dflt, int min, int max) {
     String v = ctx.queryParam(name);
     if (v == null) {
       return dflt;

@@ -2,6 +2,10 @@ package dev.compactor.server;
 
 import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.store.ChatStoreException;
+import dev.compactor.models.ChatModelOptions;
+import dev.compactor.server.inspect.InspectorRoutes;
+import dev.compactor.server.inspect.InspectorSource;
+import dev.compactor.server.proxy.ProxyRetention;
 import dev.compactor.server.proxy.ProxyRoutes;
 import dev.compactor.server.proxy.ProxyStore;
 import io.javalin.Javalin;
@@ -15,6 +19,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -51,10 +56,12 @@ public final class CompactorServer implements AutoCloseable {
   private final Javalin app;
   private final ServerSettings settings;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final ProxyRetention retention;
 
-  private CompactorServer(Javalin app, ServerSettings settings) {
+  private CompactorServer(Javalin app, ServerSettings settings, ProxyRetention retention) {
     this.app = app;
     this.settings = settings;
+    this.retention = retention;
   }
 
   /** The OpenAPI document served at {@code /openapi.json}, a resource beside this class. */
@@ -142,7 +149,12 @@ public final class CompactorServer implements AutoCloseable {
                 proxyStore,
                 Auth::tenant,
                 log,
-                PROXY_TIMEOUT);
+                PROXY_TIMEOUT,
+                metrics.proxy(),
+                metrics.models(
+                    new UpstreamModels(settings.upstreams(), ChatModelOptions.defaults(), env)));
+    ProxyConversationRoutes proxyConversations =
+        proxyStore == null ? null : new ProxyConversationRoutes(proxyStore);
     AtomicReference<Javalin> self = new AtomicReference<>();
     Javalin app =
         Javalin.create(
@@ -184,7 +196,10 @@ public final class CompactorServer implements AutoCloseable {
               chats.register(config.routes);
               if (proxy != null) {
                 proxy.register(config.routes);
+                proxyConversations.register(config.routes);
               }
+              new InspectorRoutes(InspectorSource.ofService(proxyStore, service.store()), tenants)
+                  .register(config.routes);
               config.routes.exception(ApiError.class, (e, ctx) -> Responses.error(ctx, e));
               config.routes.exception(
                   HttpResponseException.class,
@@ -244,7 +259,14 @@ public final class CompactorServer implements AutoCloseable {
           "could not listen on " + settings.host() + ":" + settings.port() + ": " + rootMessage(e),
           e);
     }
-    return new CompactorServer(app, settings);
+    ProxyRetention sweep = null;
+    if (proxyStore != null && !settings.proxyRetention().isZero()) {
+      sweep =
+          new ProxyRetention(
+              proxyStore, settings.proxyRetention(), Clock.systemUTC(), metrics.proxy(), log);
+      sweep.start();
+    }
+    return new CompactorServer(app, settings, sweep);
   }
 
   /**
@@ -292,11 +314,16 @@ public final class CompactorServer implements AutoCloseable {
     }
   }
 
-  /** Every registered route as {@code "METHOD /path/{param}"} (before/after handlers left out). */
+  /**
+   * Every registered API route as {@code "METHOD /path/{param}"} (before/after handlers left out;
+   * so are the inspector's HTML pages under {@code /inspect}, which the API document does not
+   * describe).
+   */
   List<String> routes() {
     return app.unsafe.internalRouter.allHttpHandlers().stream()
         .map(p -> p.endpoint)
         .filter(e -> e.method.isHttpMethod())
+        .filter(e -> !e.path.startsWith("/inspect"))
         .map(e -> e.method.name() + " " + e.path)
         .sorted()
         .toList();
@@ -333,6 +360,9 @@ public final class CompactorServer implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      if (retention != null) {
+        retention.close();
+      }
       app.stop();
     }
   }

@@ -106,6 +106,85 @@ public final class ServerMetrics {
     };
   }
 
+  // ------------------------------------------------------------------ proxy
+
+  /**
+   * What the compacting proxy counts, into this registry: {@code compactor_proxy_requests_total
+   * {upstream, api, action}}, {@code compactor_proxy_passthroughs_total{upstream, reason}}, {@code
+   * compactor_proxy_upstream_errors_total{upstream, error}}, {@code compactor_proxy_tokens_total
+   * {upstream, stage}} ({@code before}: the conversation as the client sent it, {@code after}: what
+   * was sent), {@code compactor_proxy_summary_fallbacks_total{upstream}} and {@code
+   * compactor_proxy_retention_deleted_total}.
+   */
+  public dev.compactor.server.proxy.ProxyMetrics proxy() {
+    return proxyMetrics;
+  }
+
+  private final dev.compactor.server.proxy.ProxyMetrics proxyMetrics =
+      new dev.compactor.server.proxy.ProxyMetrics() {
+        @Override
+        public void answered(
+            String upstream, String api, String action, long tokensBefore, long tokensAfter) {
+          Counter.builder("compactor.proxy.requests")
+              .description("Proxied requests by upstream, wire API and what the proxy did")
+              .tag("upstream", upstream)
+              .tag("api", api)
+              .tag("action", action)
+              .register(registry)
+              .increment();
+          if (tokensBefore >= 0 && tokensAfter >= 0) {
+            proxyTokens(upstream, "before").increment(tokensBefore);
+            proxyTokens(upstream, "after").increment(tokensAfter);
+          }
+        }
+
+        @Override
+        public void passthrough(String upstream, String reason) {
+          Counter.builder("compactor.proxy.passthroughs")
+              .description("Proxied requests forwarded unread, by reason")
+              .tag("upstream", upstream)
+              .tag("reason", reason)
+              .register(registry)
+              .increment();
+        }
+
+        @Override
+        public void upstreamError(String upstream, String kind) {
+          Counter.builder("compactor.proxy.upstream.errors")
+              .description("Upstream failures: unreachable, or an error status relayed")
+              .tag("upstream", upstream)
+              .tag("error", kind)
+              .register(registry)
+              .increment();
+        }
+
+        @Override
+        public void summaryFallback(String upstream) {
+          Counter.builder("compactor.proxy.summary.fallbacks")
+              .description(
+                  "Summaries the extractive summarizer wrote after the summary model failed")
+              .tag("upstream", upstream)
+              .register(registry)
+              .increment();
+        }
+
+        @Override
+        public void retentionDeleted(int n) {
+          Counter.builder("compactor.proxy.retention.deleted")
+              .description("Proxy conversations deleted by the retention sweep")
+              .register(registry)
+              .increment(n);
+        }
+      };
+
+  private Counter proxyTokens(String upstream, String stage) {
+    return Counter.builder("compactor.proxy.tokens")
+        .description("Tokens of proxied conversations: before (as sent by the client), after")
+        .tag("upstream", upstream)
+        .tag("stage", stage)
+        .register(registry);
+  }
+
   // ------------------------------------------------------------------ HTTP
 
   /**

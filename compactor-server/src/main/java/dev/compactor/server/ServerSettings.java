@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param shutdownGrace how long a stopping server lets in-flight calls finish
  * @param logContent whether request log lines may carry message content (debugging only)
  * @param upstreams the named model providers, by name
+ * @param proxyRetention how long a proxy conversation is kept after its last request (default 7
+ *     days); {@link Duration#ZERO} keeps them forever
  */
 public record ServerSettings(
     String host,
@@ -29,7 +31,8 @@ public record ServerSettings(
     Duration idleTimeout,
     Duration shutdownGrace,
     boolean logContent,
-    Map<String, Upstream> upstreams) {
+    Map<String, Upstream> upstreams,
+    Duration proxyRetention) {
   /** The default bind address. */
   public static final String DEFAULT_HOST = "127.0.0.1";
 
@@ -55,6 +58,9 @@ public record ServerSettings(
   /** The default time in-flight calls get to finish on shutdown. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
+  /** The default retention of proxy conversations: 7 days since their last request. */
+  public static final Duration DEFAULT_PROXY_RETENTION = Duration.ofDays(7);
+
   public ServerSettings {
     Objects.requireNonNull(host, "host");
     if (host.isBlank()) {
@@ -74,6 +80,11 @@ public record ServerSettings(
     requirePositive(idleTimeout, "idle timeout");
     requirePositive(shutdownGrace, "shutdown grace");
     upstreams = Map.copyOf(upstreams);
+    Objects.requireNonNull(proxyRetention, "proxyRetention");
+    if (proxyRetention.isNegative()) {
+      throw new IllegalArgumentException(
+          "proxy retention must be 0 (keep forever) or positive, got " + proxyRetention);
+    }
   }
 
   private static void requirePositive(Duration d, String what) {
@@ -103,6 +114,7 @@ public record ServerSettings(
     private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
     private boolean logContent;
     private final Map<String, Upstream> upstreams = new LinkedHashMap<>();
+    private Duration proxyRetention = DEFAULT_PROXY_RETENTION;
 
     private Builder() {}
 
@@ -147,6 +159,12 @@ public record ServerSettings(
       return this;
     }
 
+    /** How long proxy conversations are kept after their last request; zero: forever. */
+    public Builder proxyRetention(Duration proxyRetention) {
+      this.proxyRetention = proxyRetention;
+      return this;
+    }
+
     public ServerSettings build() {
       return new ServerSettings(
           host,
@@ -156,7 +174,8 @@ public record ServerSettings(
           idleTimeout,
           shutdownGrace,
           logContent,
-          upstreams);
+          upstreams,
+          proxyRetention);
     }
   }
 }

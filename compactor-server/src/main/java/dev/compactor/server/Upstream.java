@@ -17,8 +17,10 @@ import java.util.regex.Pattern;
  *     public endpoint (only {@code openai} and {@code anthropic} have one)
  * @param apiKeyEnv the environment variable holding the API key, or null for the provider's usual
  *     one ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY}) or none
+ * @param proxy how the compacting proxy treats this upstream's conversations (budget, reminder,
+ *     summary model, per model); {@link ProxySettings#NONE} when not configured
  */
-public record Upstream(String name, String baseUrl, String apiKeyEnv) {
+public record Upstream(String name, String baseUrl, String apiKeyEnv, ProxySettings proxy) {
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
   private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
@@ -27,6 +29,7 @@ public record Upstream(String name, String baseUrl, String apiKeyEnv) {
    */
   public Upstream {
     Objects.requireNonNull(name, "name");
+    proxy = proxy == null ? ProxySettings.NONE : proxy;
     name = name.strip().toLowerCase(Locale.ROOT);
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
@@ -49,6 +52,16 @@ public record Upstream(String name, String baseUrl, String apiKeyEnv) {
               + apiKeyEnv
               + "\" is not an environment variable name");
     }
+  }
+
+  /** An upstream with no proxy policy. */
+  public Upstream(String name, String baseUrl, String apiKeyEnv) {
+    this(name, baseUrl, apiKeyEnv, ProxySettings.NONE);
+  }
+
+  /** This upstream with another proxy policy. */
+  public Upstream withProxy(ProxySettings policy) {
+    return new Upstream(name, baseUrl, apiKeyEnv, policy);
   }
 
   /**

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.chat.store.ChatStores;
 import dev.compactor.server.ServerFixture.Answer;
+import dev.compactor.server.proxy.ProxyStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -31,7 +33,15 @@ class OpenApiTest {
 
   @BeforeEach
   void start() {
-    f = new ServerFixture(ChatStores.open(dir.resolve("chats.db").toString()), Tenants.localMode());
+    // the proxy on too: its routes are in the document
+    Path db = dir.resolve("chats.db");
+    f =
+        new ServerFixture(
+            ChatStores.open(db.toString()),
+            Tenants.localMode(),
+            ServerSettings.builder().port(0),
+            Duration.ofSeconds(2),
+            ProxyStore.openSqlite(db));
   }
 
   @AfterEach
@@ -173,6 +183,22 @@ class OpenApiTest {
     Answer list = f.get("/v1/chats/c/summaries", null);
     assertRequired("SummaryList", list.json());
     assertRequired("SummaryRecord", list.json().at("/summaries/0"));
+    Answer proxied =
+        f.post(
+            "/v1/chat/completions",
+            "{\"model\": \"gpt-4o\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}",
+            null);
+    assertThat(proxied.status()).as(proxied.text()).isEqualTo(200);
+    Answer conversations = f.get("/v1/proxy/conversations", null);
+    assertRequired("ProxyConversationPage", conversations.json());
+    JsonNode conversation = conversations.json().at("/conversations/0");
+    assertRequired("ProxyConversation", conversation);
+    String conv = conversation.path("id").asText();
+    assertRequired("ProxyConversation", f.get("/v1/proxy/conversations/" + conv, null).json());
+    Answer log = f.get("/v1/proxy/conversations/" + conv + "/messages", null);
+    assertRequired("ProxyLogPage", log.json());
+    assertRequired("ProxyLogItem", log.json().at("/messages/0"));
+    assertRequired("Error", f.get("/v1/proxy/conversations/conv_none", null).json());
     Answer missing = f.get("/v1/chats/none", null);
     assertRequired("Error", missing.json());
     assertRequired("Error", f.post("/v1/chats/c/calls", "{", null).json());

@@ -6,6 +6,7 @@ import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.store.ChatStore;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.RetryPolicy;
+import dev.compactor.server.proxy.ProxyStore;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
@@ -36,6 +37,7 @@ final class ServerFixture implements AutoCloseable {
   final ChatStore store;
   final ServerMetrics metrics = new ServerMetrics();
   final CompactorServer server;
+  final ProxyStore proxyStore;
   final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -50,7 +52,18 @@ final class ServerFixture implements AutoCloseable {
   /** With another model-call timeout (the default is 2 s, for the timeout tests). */
   ServerFixture(
       ChatStore store, Tenants tenants, ServerSettings.Builder settings, Duration modelTimeout) {
+    this(store, tenants, settings, modelTimeout, null);
+  }
+
+  /** With the proxy's routes on {@code proxyStore} (closed with the fixture), or none for null. */
+  ServerFixture(
+      ChatStore store,
+      Tenants tenants,
+      ServerSettings.Builder settings,
+      Duration modelTimeout,
+      ProxyStore proxyStore) {
     this.store = store;
+    this.proxyStore = proxyStore;
     ServerSettings s =
         settings
             .upstream(new Upstream("openai", model.baseUrl(), KEY_ENV))
@@ -66,7 +79,13 @@ final class ServerFixture implements AutoCloseable {
             .build();
     server =
         CompactorServer.start(
-            s, service, tenants, new PrintStream(logBytes, true, StandardCharsets.UTF_8), metrics);
+            s,
+            service,
+            tenants,
+            new PrintStream(logBytes, true, StandardCharsets.UTF_8),
+            metrics,
+            proxyStore,
+            Map.of(KEY_ENV, "sk-upstream"));
   }
 
   static Reply defaultReply(RecordedRequest c) {
@@ -160,6 +179,9 @@ final class ServerFixture implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    if (proxyStore != null) {
+      proxyStore.close();
+    }
     store.close();
     model.close();
   }

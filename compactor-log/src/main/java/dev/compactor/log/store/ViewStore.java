@@ -99,6 +99,22 @@ final class ViewStore {
     return store;
   }
 
+  /**
+   * Master messages there were when view {@code id} became active: 0 for the master view, empty for
+   * an id that is not a stored view.
+   */
+  java.util.OptionalInt masterSizeWhenActivated(String id) {
+    if (View.MASTER_ID.equals(id)) {
+      return java.util.OptionalInt.of(0);
+    }
+    for (Listed l : listed) {
+      if (l.id().equals(id)) {
+        return java.util.OptionalInt.of(l.masterSize());
+      }
+    }
+    return java.util.OptionalInt.empty();
+  }
+
   Loaded load(JsonlMasterLog log) {
     List<View> history = new ArrayList<>();
     Map<MessageId, List<MessageRange>> recovery = new HashMap<>();
@@ -141,12 +157,7 @@ final class ViewStore {
         continue;
       }
       boolean readOnly = readOnlyProblems != null;
-      if (readOnly) {
-        JsonlFile.describeTail(file, scan).ifPresent(readOnlyProblems::add);
-        active = JsonlFile.openForReading(file, scan);
-      } else {
-        active = JsonlFile.openForAppend(file, scan);
-      }
+      active = JsonlFile.open(file, scan, readOnlyProblems);
       // A crash between the master append and the view append leaves refs missing at the end.
       int added = 0;
       for (int i = l.masterSize(); i < log.size(); i++) {

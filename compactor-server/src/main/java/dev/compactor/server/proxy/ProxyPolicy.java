@@ -1,12 +1,11 @@
 package dev.compactor.server.proxy;
 
 import dev.compactor.core.Compactor;
+import dev.compactor.core.budget.BudgetSetting;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.policy.CompactionOutcome;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * When and how deep the proxy compacts a conversation. The trigger is the {@link Compactor}'s: a
@@ -31,7 +30,6 @@ public final class ProxyPolicy {
   public static final ProxyPolicy DEFAULT = new ProxyPolicy(DEFAULT_TARGET);
 
   private final double target;
-  private final Map<String, Compactor> deeper = new ConcurrentHashMap<>();
 
   private ProxyPolicy(double target) {
     this.target = target;
@@ -56,39 +54,45 @@ public final class ProxyPolicy {
     return target;
   }
 
+  /** The budget a compaction aims at: {@link #target()} × {@code budgetTokens}, at least 1. */
+  public long targetTokens(long budgetTokens) {
+    return Math.max(1, Math.round(target * budgetTokens));
+  }
+
   /**
-   * Compacts {@code messages} when they reach {@code compactor}'s budget: toward {@link #target()}
-   * × that budget when that compacts, else as {@code compactor} alone does. Below the budget, or
-   * while tool calls are pending, {@code compactor}'s outcome (not needed).
+   * The compactor a compaction uses: {@code builder}, the one {@code trigger} was built from (same
+   * model, counter, summarizer), with {@link #targetTokens} of {@code trigger}'s budget as its
+   * budget; null when the target is the budget itself. Changes {@code builder}'s budget.
+   */
+  public Compactor deeper(Compactor.Builder builder, Compactor trigger) {
+    if (target >= 1) {
+      return null;
+    }
+    long lower = targetTokens(trigger.budget().tokens());
+    return builder
+        .budget(BudgetSetting.of(Long.toString(lower), "the proxy's compaction target"))
+        .build();
+  }
+
+  /**
+   * Compacts {@code messages} when they reach {@code trigger}'s budget: with {@code deeper} when
+   * that compacts, else as {@code trigger} alone does. Below the budget, or while tool calls are
+   * pending, {@code trigger}'s outcome (not needed).
    *
-   * @param compactor the conversation's model and budget (the trigger)
+   * @param trigger the conversation's model and budget
+   * @param deeper from {@link #deeper}, or null to compact with {@code trigger}
    * @param messages the conversation as it would be sent, oldest first
    * @return what to send; never null
    */
-  public Compactor.Result compact(Compactor compactor, List<Message> messages) {
-    Objects.requireNonNull(compactor, "compactor");
-    if (target >= 1 || compactor.counter().countMessages(messages) < compactor.budget().tokens()) {
-      return compactor.compact(messages); // below the budget: nothing to do (counts are cached)
+  public Compactor.Result compact(Compactor trigger, Compactor deeper, List<Message> messages) {
+    Objects.requireNonNull(trigger, "trigger");
+    if (deeper == null || trigger.counter().countMessages(messages) < trigger.budget().tokens()) {
+      return trigger.compact(messages); // below the budget: nothing to do (counts are cached)
     }
-    // At the budget: one compaction, toward the target; the compactor's own only when that does
+    // At the budget: one compaction, toward the target; the trigger's own only when that does
     // not compact (e.g. it failed), so a long conversation is not compacted twice.
-    Compactor.Result deep = deeper(compactor).compact(messages);
-    return deep.outcome() instanceof CompactionOutcome.Compacted
-        ? deep
-        : compactor.compact(messages);
-  }
-
-  private Compactor deeper(Compactor c) {
-    long budget = c.budget().tokens();
-    long lower = Math.max(1, Math.round(target * budget));
-    return deeper.computeIfAbsent(
-        c.model() + "\n" + budget + "\n" + c.counter().name(),
-        k ->
-            Compactor.forModel(c.model())
-                .counter(c.counter())
-                .budget(Long.toString(lower))
-                .environment(Map.of())
-                .build());
+    Compactor.Result deep = deeper.compact(messages);
+    return deep.outcome() instanceof CompactionOutcome.Compacted ? deep : trigger.compact(messages);
   }
 
   @Override

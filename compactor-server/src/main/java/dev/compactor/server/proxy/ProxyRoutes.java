@@ -3,10 +3,12 @@ package dev.compactor.server.proxy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.chat.ChatModelFactory;
 import dev.compactor.core.Compactor;
 import dev.compactor.core.budget.BudgetSetting;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.mask.MaskProvider;
+import dev.compactor.core.compaction.summary.ModelSummarizer;
 import dev.compactor.core.compaction.summary.SummarizeProvider;
 import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.message.Message;
@@ -22,6 +24,7 @@ import dev.compactor.core.recovery.RecoveryResult;
 import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.ViewValidator;
 import dev.compactor.models.ProviderErrors;
+import dev.compactor.server.ProxySettings;
 import dev.compactor.server.Upstream;
 import dev.compactor.wire.json.Json;
 import io.javalin.config.RoutesConfig;
@@ -51,13 +54,14 @@ import java.util.function.Function;
 
 /**
  * The compacting proxy: OpenAI- and Anthropic-compatible routes that forward to a named upstream
- * and, for Chat Completions and Anthropic Messages, send a compacted view of a long conversation in
- * place of the full history the client sent. See {@code docs/proxy.md}.
+ * and, for Chat Completions, Anthropic Messages and stateless Responses requests, send a compacted
+ * view of a long conversation in place of the full history the client sent. See {@code
+ * docs/proxy.md}.
  *
- * <p>Routes: {@code POST /v1/chat/completions} and {@code POST /v1/messages} (compacted); {@code
- * POST /v1/responses}, {@code POST /v1/messages/count_tokens} and {@code GET /v1/models} (passed
- * through); each also under {@code /u/{name}/v1/…} for the upstream {@code name}. OpenAI paths go
- * to the {@code openai} upstream, Anthropic paths to {@code anthropic}.
+ * <p>Routes: {@code POST /v1/chat/completions}, {@code POST /v1/messages} and {@code POST
+ * /v1/responses} (compacted); {@code POST /v1/messages/count_tokens} and {@code GET /v1/models}
+ * (passed through); each also under {@code /u/{name}/v1/…} for the upstream {@code name}. OpenAI
+ * paths go to the {@code openai} upstream, Anthropic paths to {@code anthropic}.
  *
  * <p>Rules kept everywhere: the provider's status, headers and body (or event sequence, flushed
  * event by event) reach the client unchanged, plus {@code x-compactor-*} headers; anything the
@@ -102,7 +106,9 @@ public final class ProxyRoutes {
   private final Function<Context, String> tenantOf;
   private final PrintStream log;
   private final UpstreamClient client;
-  private final Map<String, Compactor> compactors = new ConcurrentHashMap<>();
+  private final Map<String, Planner> compactors = new ConcurrentHashMap<>();
+  private final ProxyMetrics metrics;
+  private final ChatModelFactory summaryModels;
 
   /**
    * @param upstreams the configured upstreams by name
@@ -122,6 +128,29 @@ public final class ProxyRoutes {
       Function<Context, String> tenantOf,
       PrintStream log,
       Duration timeout) {
+    this(upstreams, env, keysRequired, store, tenantOf, log, timeout, ProxyMetrics.NONE, null);
+  }
+
+  /**
+   * As above, counting into {@code metrics}, with the clients that write summaries for upstreams
+   * that configure a {@code summary_model} ({@link ProxySettings}).
+   *
+   * @param metrics what the proxy counts
+   * @param summaryModels makes the summary models' clients ({@code provider/model}), or null for
+   *     none (a configured summary model then falls back to the extractive summarizer)
+   */
+  public ProxyRoutes(
+      Map<String, Upstream> upstreams,
+      Map<String, String> env,
+      boolean keysRequired,
+      ProxyStore store,
+      Function<Context, String> tenantOf,
+      PrintStream log,
+      Duration timeout,
+      ProxyMetrics metrics,
+      ChatModelFactory summaryModels) {
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.summaryModels = summaryModels;
     this.upstreams = Map.copyOf(upstreams);
     this.env = Map.copyOf(env);
     this.keysRequired = keysRequired;
@@ -158,7 +187,8 @@ public final class ProxyRoutes {
       routes.post(
           prefix + "/v1/messages/count_tokens",
           ctx -> passthrough(ctx, "anthropic", "/messages/count_tokens"));
-      routes.post(prefix + "/v1/responses", ctx -> passthrough(ctx, "openai", "/responses"));
+      routes.post(
+          prefix + "/v1/responses", ctx -> compacting(ctx, WireApi.RESPONSES, "/responses"));
       routes.get(prefix + "/v1/models", ctx -> passthrough(ctx, "openai", "/models"));
     }
   }
@@ -237,6 +267,7 @@ public final class ProxyRoutes {
     byte[] body = ctx.method().name().equals("GET") ? null : ctx.bodyAsBytes();
     Headers h = new Headers("passthrough", null, -1, -1);
     h.reason = "not compacted on this route";
+    h.upstream = t.name();
     try (UpstreamClient.Answer a =
         client.send(ctx.method().name(), uri(ctx, t, suffix), forwardHeaders(ctx, t), body)) {
       relay(ctx, a, h, null, null);
@@ -252,6 +283,8 @@ public final class ProxyRoutes {
 
   /** The response headers the proxy adds. */
   private static final class Headers {
+    String upstream = "?";
+    String api = "other";
     String action;
     String conversation;
     long before;
@@ -283,7 +316,7 @@ public final class ProxyRoutes {
   }
 
   /** What one request will send and store. */
-  private static final class Plan {
+  static final class Plan {
     WireApi api;
     JsonNode body;
     String tenant;
@@ -304,6 +337,11 @@ public final class ProxyRoutes {
     Headers headers;
     Compactor compactor;
     Conversation conversation; // the core conversation of the view sent, for overflow recovery
+    Target target;
+    String session; // the client's session header (SessionHeaders), or null
+    ProxySettings policy;
+    int reminded = -1; // the compaction count at which the reminder went out, or -1
+    FallbackSummarizer summarizer; // the configured summary model's, or null
   }
 
   private void compacting(Context ctx, WireApi api, String suffix) throws IOException {
@@ -315,7 +353,7 @@ public final class ProxyRoutes {
     byte[] raw = ctx.bodyAsBytes();
     Plan plan;
     try {
-      plan = plan(ctx, api, raw);
+      plan = plan(ctx, api, raw, t);
     } catch (WireApi.Unreadable e) {
       plan = null;
       forwardUnchanged(ctx, t, suffix, raw, e.getMessage());
@@ -356,6 +394,7 @@ public final class ProxyRoutes {
       throws IOException {
     Headers h = new Headers("passthrough", null, -1, -1);
     h.reason = reason;
+    h.upstream = t.name();
     try (UpstreamClient.Answer a =
         client.send("POST", uri(ctx, t, suffix), forwardHeaders(ctx, t), raw)) {
       relay(ctx, a, h, null, null);
@@ -367,28 +406,38 @@ public final class ProxyRoutes {
     }
   }
 
-  private Plan plan(Context ctx, WireApi api, byte[] raw) throws WireApi.Unreadable {
+  private Plan plan(Context ctx, WireApi api, byte[] raw, Target t) throws WireApi.Unreadable {
     JsonNode body = Json.tryParse(new String(raw, StandardCharsets.UTF_8));
     Plan p = new Plan();
     p.api = api;
     p.body = body;
+    if (body != null && body.isObject()) {
+      // state kept at the provider, or the provider's own compaction: left to the provider
+      String why = api.passthroughReason(body);
+      if (why != null) {
+        throw new WireApi.Unreadable(why);
+      }
+    }
     p.items = api.items(body);
-    if (body.has("previous_response_id")) {
-      throw new WireApi.Unreadable("a stateful request (previous_response_id)");
-    }
-    if (body.has("context_management")) {
-      // the provider compacts or edits this conversation itself: leave it to the provider
-      throw new WireApi.Unreadable("provider-side context management (context_management)");
-    }
     String model = body.path("model").asText("");
     if (model.isBlank()) {
       throw new WireApi.Unreadable("the body names no model");
     }
     p.model = model;
+    p.target = t;
     p.tenant = tenantOf.apply(ctx);
     p.chain = ItemDigests.chain(p.items);
-    String budget = ctx.header(BUDGET);
-    p.compactor = compactor(api.provider + "/" + model, budget);
+    Upstream configured = upstreams.get(t.name());
+    p.policy = (configured == null ? ProxySettings.NONE : configured.proxy()).forModel(model);
+    String header = ctx.header(BUDGET);
+    BudgetSetting budget =
+        header != null && !header.isBlank()
+            ? BudgetSetting.of(header.strip(), "the " + BUDGET + " header")
+            : p.policy.budget();
+    Planner planner = compactor(api.provider + "/" + model, budget, p.policy, t.name());
+    p.compactor = planner.compactor();
+    p.summarizer = planner.summarizer();
+    p.session = SessionHeaders.of(ctx::header);
     match(ctx, p);
 
     // What is sent when nothing new is compacted: the stored view, then the client's new items.
@@ -401,11 +450,17 @@ public final class ProxyRoutes {
     }
     p.effective = effective;
     List<Message> messages = api.decode(effective);
-    Compactor.Result r = ProxyPolicy.DEFAULT.compact(p.compactor, messages);
+    Compactor.Result r = ProxyPolicy.DEFAULT.compact(p.compactor, planner.deeper(), messages);
     p.conversation = r.conversation();
     CompactionOutcome o = r.outcome();
     Headers h = new Headers("none", p.externalKey != null ? p.externalKey : p.id, o.tokens(), -1);
+    h.upstream = t.name();
+    h.api = api.name().toLowerCase(Locale.ROOT);
     p.headers = h;
+    String summaryFailure = summaryFailure(p);
+    if (summaryFailure != null) {
+      h.reason = summaryFailure;
+    }
     if (o instanceof CompactionOutcome.Compacted c) {
       List<JsonNode> view = api.encode(r.messages(), effective);
       p.view = view;
@@ -415,11 +470,34 @@ public final class ProxyRoutes {
       h.action = action(c.report().strategy());
       h.before = c.report().tokensBefore();
       h.after = c.report().tokensAfter();
-    } else {
+    } else if (!ProxyReminder.remind(this, p, r, o)) {
       p.send = p.view == null ? raw : bytes(api.body(body, effective));
       h.after = o.tokens();
     }
     return p;
+  }
+
+  /** Sends the reminder, when the plan's policy wants it now: see {@link ProxyReminder}. */
+  void reminded(Plan p, List<Message> messages, long tokensAfter) {
+    List<JsonNode> view = p.api.encode(messages, p.effective);
+    p.view = view;
+    p.covered = p.items.size();
+    p.reminded = p.compactions;
+    p.send = bytes(p.api.body(p.body, view));
+    p.headers.action = "reminded";
+    p.headers.after = tokensAfter;
+  }
+
+  private String summaryFailure(Plan p) {
+    String f = null;
+    if (p.summarizer != null) {
+      f = p.summarizer.takeFailure();
+    }
+    if (f != null) {
+      metrics.summaryFallback(p.target.name());
+      failure("the summary model", new IllegalStateException(f));
+    }
+    return f;
   }
 
   /** Finds the stored conversation this request continues, or decides a new one. */
@@ -446,7 +524,7 @@ public final class ProxyRoutes {
     } else {
       int k = p.items.size();
       List<ProxyStore.Conversation> candidates =
-          store.byLastDigest(p.tenant, p.api.name(), p.chain);
+          store.byLastDigest(p.tenant, p.api.name(), p.session, p.chain);
       for (ProxyStore.Conversation c : candidates) {
         if (continues(c, p) && (found == null || c.lastLength() > found.lastLength())) {
           found = c;
@@ -461,6 +539,7 @@ public final class ProxyRoutes {
       p.id = found.id();
       p.logFrom = Math.min(found.lastLength(), p.items.size());
       p.compactions = found.compactions();
+      p.reminded = p.policy.reminderOn() ? store.reminded(found.id()) : -1;
       if (found.viewItems() != null && found.viewCovered() <= p.items.size()) {
         JsonNode v = Json.tryParse(found.viewItems());
         if (v != null && v.isArray()) {
@@ -473,6 +552,14 @@ public final class ProxyRoutes {
     } else {
       p.id = "conv_" + HexFormat.of().formatHex(randomBytes());
       p.logFrom = 0;
+      if (key == null && p.session != null) {
+        // a new conversation of a known session: it forks from the session's latest
+        p.forkedFrom =
+            store
+                .latestInSession(p.tenant, p.api.name(), p.session)
+                .map(ProxyStore.Conversation::id)
+                .orElse(null);
+      }
     }
   }
 
@@ -500,16 +587,44 @@ public final class ProxyRoutes {
     return b;
   }
 
-  private Compactor compactor(String model, String budget) {
-    String b = budget == null ? "" : budget.strip();
+  /**
+   * A compactor, the one its compactions use ({@link ProxyPolicy#deeper}, or null) and, when a
+   * summary model is configured, its summarizer.
+   */
+  private record Planner(Compactor compactor, Compactor deeper, FallbackSummarizer summarizer) {}
+
+  private Planner compactor(
+      String model, BudgetSetting budget, ProxySettings policy, String upstream) {
+    String key =
+        String.join(
+            "\n",
+            model,
+            budget == null ? "" : budget.value() + "\t" + budget.source(),
+            String.valueOf(policy.summaryModel()),
+            upstream);
     return compactors.computeIfAbsent(
-        model + "\n" + b,
+        key,
         k -> {
           Compactor.Builder builder = Compactor.forModel(model);
-          if (!b.isEmpty()) {
-            builder.budget(BudgetSetting.of(b, "the " + BUDGET + " header"));
+          if (budget != null) {
+            builder.budget(budget);
           }
-          return builder.build();
+          FallbackSummarizer summarizer = null;
+          if (policy.summaryModel() != null) {
+            String name = policy.summaryModel();
+            summarizer =
+                new FallbackSummarizer(
+                    name,
+                    () -> {
+                      if (summaryModels == null) {
+                        throw new IllegalStateException("no model clients for summaries");
+                      }
+                      return ModelSummarizer.builder(summaryModels.create(name)).build();
+                    });
+            builder.summarizer(summarizer);
+          }
+          Compactor trigger = builder.build();
+          return new Planner(trigger, ProxyPolicy.DEFAULT.deeper(builder, trigger), summarizer);
         });
   }
 
@@ -666,6 +781,7 @@ public final class ProxyRoutes {
     var res = ctx.res();
     copyHeaders(res, a);
     h.apply(res);
+    count(h, a.status());
     res.setContentLength(body.length);
     OutputStream out = res.getOutputStream();
     out.write(body);
@@ -690,6 +806,7 @@ public final class ProxyRoutes {
     var res = ctx.res();
     copyHeaders(res, a);
     h.apply(res);
+    count(h, a.status());
     OutputStream out = res.getOutputStream();
     out.flush(); // the status and headers go now
     StreamReply reply = plan == null ? null : plan.api.streamReply();
@@ -786,7 +903,9 @@ public final class ProxyRoutes {
               p.view == null ? 0 : p.covered,
               p.compactions,
               version);
-      boolean ok = store.save(next, p.prior == null ? -1 : p.prior.version(), p.releaseKeyOf, log);
+      ProxyStore.Activity activity = activity(p);
+      boolean ok =
+          store.save(next, p.prior == null ? -1 : p.prior.version(), p.releaseKeyOf, log, activity);
       if (!ok) {
         // Changed meanwhile (a concurrent request on the same conversation): keep this one as a
         // fork of its own, whole, rather than lose it or mix the two.
@@ -812,10 +931,36 @@ public final class ProxyRoutes {
                 next.viewCovered(),
                 next.compactions(),
                 0);
-        store.save(fork, -1, null, all);
+        if (store.save(fork, -1, null, all, activity) && p.externalKey == null) {
+          p.headers.conversation = fork.id(); // a JSON answer is written after this: it says so
+        }
       }
     } catch (RuntimeException e) {
       failure("storing the conversation", e);
+    }
+  }
+
+  private static ProxyStore.Activity activity(Plan p) {
+    return new ProxyStore.Activity(
+        p.session,
+        p.target.name(),
+        p.model,
+        p.headers.after >= 0 ? p.headers.after : p.headers.before,
+        p.reminded);
+  }
+
+  /** Counts one answer to the client (see {@link ProxyMetrics}). */
+  private void count(Headers h, int status) {
+    try {
+      metrics.answered(h.upstream, h.api, h.action, h.before, h.after);
+      if ("passthrough".equals(h.action)) {
+        metrics.passthrough(h.upstream, ProxyMetrics.reasonCode(h.reason));
+      }
+      if (status >= 400) {
+        metrics.upstreamError(h.upstream, status >= 500 ? "http_5xx" : "http_4xx");
+      }
+    } catch (RuntimeException e) {
+      failure("counting", e);
     }
   }
 
@@ -846,7 +991,8 @@ public final class ProxyRoutes {
         "no upstream named \"" + name + "\": configure it with --upstream " + name + "=URL");
   }
 
-  private static void upstreamUnreachable(Context ctx, Target t, Exception e) {
+  private void upstreamUnreachable(Context ctx, Target t, Exception e) {
+    metrics.upstreamError(t.name(), "unreachable");
     ownError(
         ctx,
         502,

@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -99,6 +100,56 @@ public final class ProxyStore implements AutoCloseable {
    * @param body the item's JSON
    */
   public record LogEntry(String kind, String digest, String body) {}
+
+  /**
+   * What a request adds to its conversation besides the matching state: the facts the API shows and
+   * the reminder's state.
+   *
+   * @param session the client's session header value, or null
+   * @param upstream the upstream the last request went to
+   * @param model the model the last request named
+   * @param tokens tokens of what the proxy sent for the last request
+   * @param reminded the compaction count at which the 90 % reminder was sent, or -1
+   */
+  public record Activity(
+      String session, String upstream, String model, long tokens, int reminded) {}
+
+  /**
+   * A conversation as the API lists it.
+   *
+   * @param id the proxy's id
+   * @param externalKey the client's {@code X-Compactor-Conversation} value, or null
+   * @param session the client's session header value, or null
+   * @param api the wire format
+   * @param upstream the upstream of the last request (null for conversations stored before it was
+   *     recorded)
+   * @param model the model of the last request, or null
+   * @param forkedFrom the conversation this one forked from, or null
+   * @param messages lines of the master log (client items and replies)
+   * @param tokens tokens sent on the last request, or null
+   * @param compactions compactions so far
+   * @param createdAt when it started
+   * @param lastActivity its last request
+   */
+  public record Summary(
+      String id,
+      String externalKey,
+      String session,
+      String api,
+      String upstream,
+      String model,
+      String forkedFrom,
+      long messages,
+      Long tokens,
+      int compactions,
+      Instant createdAt,
+      Instant lastActivity) {}
+
+  /** One page of {@link #list}: the conversations and the cursor of the next page (or null). */
+  public record Page(List<Summary> conversations, String next) {}
+
+  /** A master-log line with its position and time. */
+  public record LoggedItem(int seq, String kind, String body, Instant createdAt) {}
 
   // ------------------------------------------------------------------ opening
 
@@ -257,6 +308,15 @@ public final class ProxyStore implements AutoCloseable {
    * most recently updated first.
    */
   public List<Conversation> byLastDigest(String tenant, String api, Collection<String> digests) {
+    return byLastDigest(tenant, api, null, digests);
+  }
+
+  /**
+   * As {@link #byLastDigest(String, String, Collection)}, among the conversations of one client
+   * session ({@code session} null: among those without a session).
+   */
+  public List<Conversation> byLastDigest(
+      String tenant, String api, String session, Collection<String> digests) {
     if (digests.isEmpty()) {
       return List.of();
     }
@@ -265,16 +325,148 @@ public final class ProxyStore implements AutoCloseable {
     for (int from = 0; from < all.size(); from += 500) {
       List<String> part = all.subList(from, Math.min(all.size(), from + 500));
       List<Object> args = new ArrayList<>(List.of(tenant, api));
+      if (session != null) {
+        args.add(session);
+      }
       args.addAll(part);
       out.addAll(
           query(
-              "SELECT * FROM proxy_conversations WHERE tenant = ? AND api = ? AND last_digest IN ("
+              "SELECT * FROM proxy_conversations WHERE tenant = ? AND api = ? AND "
+                  + (session == null ? "session_key IS NULL" : "session_key = ?")
+                  + " AND last_digest IN ("
                   + String.join(",", java.util.Collections.nCopies(part.size(), "?"))
                   + ")",
               args));
     }
     out.sort((a, b) -> Long.compare(b.version(), a.version()));
     return out;
+  }
+
+  /** The session's most recently active conversation of one format, if any. */
+  public Optional<Conversation> latestInSession(String tenant, String api, String session) {
+    return query(
+            "SELECT * FROM proxy_conversations WHERE tenant = ? AND api = ? AND session_key = ?"
+                + " ORDER BY updated_at DESC, id DESC LIMIT 1",
+            List.of(tenant, api, session))
+        .stream()
+        .findFirst();
+  }
+
+  /** The compaction count at which the 90 % reminder went out in this conversation, or -1. */
+  public int reminded(String conversationId) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT reminded FROM proxy_conversations WHERE id = ?")) {
+      ps.setString(1, conversationId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : -1;
+      }
+    } catch (SQLException e) {
+      throw failed("reading conversation " + conversationId, e);
+    }
+  }
+
+  /**
+   * The tenant's conversations, most recent activity first, keyset-paged: {@code cursor} is the
+   * {@link Page#next()} of the previous page (null for the first); conversations that start or
+   * become active while a client pages neither shift nor repeat a page.
+   *
+   * @throws IllegalArgumentException when {@code cursor} is not one this listing made, or {@code
+   *     limit} is not 1 to 1000
+   */
+  public Page list(String tenant, String cursor, int limit) {
+    if (limit < 1 || limit > 1000) {
+      throw new IllegalArgumentException("page size " + limit + " is out of range: give 1 to 1000");
+    }
+    ConversationCursor after = cursor == null ? null : ConversationCursor.decode(cursor);
+    List<Object> args = new ArrayList<>(List.of(tenant));
+    String where = "c.tenant = ?";
+    if (after != null) {
+      where += " AND (c.updated_at < ? OR (c.updated_at = ? AND c.id < ?))";
+      args.add(after.updatedAt());
+      args.add(after.updatedAt());
+      args.add(after.id());
+    }
+    args.add(limit + 1);
+    List<Summary> out = summaries(where + " ORDER BY c.updated_at DESC, c.id DESC LIMIT ?", args);
+    if (out.size() <= limit) {
+      return new Page(out, null);
+    }
+    List<Summary> page = List.copyOf(out.subList(0, limit));
+    Summary last = page.get(limit - 1);
+    return new Page(
+        page, new ConversationCursor(last.lastActivity().toEpochMilli(), last.id()).encode());
+  }
+
+  /** The tenant's conversation {@code id} as the API shows it. */
+  public Optional<Summary> summary(String tenant, String id) {
+    return summaries("c.tenant = ? AND c.id = ?", List.of(tenant, id)).stream().findFirst();
+  }
+
+  private List<Summary> summaries(String where, List<?> args) {
+    String sql =
+        "SELECT c.id, c.external_key, c.session_key, c.api, c.upstream, c.model, c.forked_from,"
+            + " (SELECT COUNT(*) FROM proxy_log l WHERE l.conversation_id = c.id) AS messages,"
+            + " c.last_tokens, c.compactions, c.created_at, c.updated_at"
+            + " FROM proxy_conversations c WHERE "
+            + where;
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.size(); i++) {
+        ps.setObject(i + 1, args.get(i));
+      }
+      List<Summary> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          long tokens = rs.getLong("last_tokens");
+          Long t = rs.wasNull() ? null : tokens;
+          out.add(
+              new Summary(
+                  rs.getString("id"),
+                  rs.getString("external_key"),
+                  rs.getString("session_key"),
+                  rs.getString("api"),
+                  rs.getString("upstream"),
+                  rs.getString("model"),
+                  rs.getString("forked_from"),
+                  rs.getLong("messages"),
+                  t,
+                  rs.getInt("compactions"),
+                  Instant.ofEpochMilli(rs.getLong("created_at")),
+                  Instant.ofEpochMilli(rs.getLong("updated_at"))));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed("listing conversations", e);
+    }
+  }
+
+  /** Lines {@code offset} to {@code offset + limit - 1} of a conversation's master log. */
+  public List<LoggedItem> logPage(String conversationId, int offset, int limit) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT seq, kind, body, created_at FROM proxy_log WHERE conversation_id = ?"
+                    + " ORDER BY seq LIMIT ? OFFSET ?")) {
+      ps.setString(1, conversationId);
+      ps.setInt(2, limit);
+      ps.setInt(3, offset);
+      List<LoggedItem> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              new LoggedItem(
+                  rs.getInt(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  Instant.ofEpochMilli(rs.getLong(4))));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed("reading the log of conversation " + conversationId, e);
+    }
   }
 
   /** The master log of a conversation, in order. */
@@ -342,6 +534,19 @@ public final class ProxyStore implements AutoCloseable {
    */
   public boolean save(
       Conversation next, long expectedVersion, String releaseKeyOf, List<LogEntry> appended) {
+    return save(next, expectedVersion, releaseKeyOf, appended, null);
+  }
+
+  /**
+   * As {@link #save(Conversation, long, String, List)}, recording the request's {@link Activity}
+   * too (null: left as it was; a new conversation then has none).
+   */
+  public boolean save(
+      Conversation next,
+      long expectedVersion,
+      String releaseKeyOf,
+      List<LogEntry> appended,
+      Activity activity) {
     if (sqlite) {
       sqliteWrites.lock();
     }
@@ -389,6 +594,20 @@ public final class ProxyStore implements AutoCloseable {
               c.rollback();
               return false;
             }
+          }
+        }
+        if (activity != null) {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE proxy_conversations SET session_key = ?, upstream = ?, model = ?,"
+                      + " last_tokens = ?, reminded = ? WHERE id = ?")) {
+            setText(ps, 1, activity.session());
+            setText(ps, 2, activity.upstream());
+            setText(ps, 3, activity.model());
+            ps.setLong(4, activity.tokens());
+            ps.setInt(5, activity.reminded());
+            ps.setString(6, next.id());
+            ps.executeUpdate();
           }
         }
         int seq = 0;
@@ -463,6 +682,78 @@ public final class ProxyStore implements AutoCloseable {
       return n > 0;
     } catch (SQLException e) {
       throw failed("deleting conversation " + id, e);
+    } finally {
+      if (sqlite) {
+        sqliteWrites.unlock();
+      }
+    }
+  }
+
+  /**
+   * Deletes every conversation (of any tenant) whose last activity is before {@code cutoff}, with
+   * its log, in transactions of at most 500 conversations. A request in flight on a conversation
+   * deleted meanwhile does not bring it back half: its save finds the conversation gone and stores
+   * the request whole as a new conversation.
+   *
+   * @return how many conversations were deleted
+   * @throws ProxyStoreException when the database fails
+   */
+  public int deleteInactiveBefore(Instant cutoff) {
+    int total = 0;
+    while (true) {
+      int n = deleteBatch(cutoff.toEpochMilli(), 500);
+      total += n;
+      if (n < 500) {
+        return total;
+      }
+    }
+  }
+
+  private int deleteBatch(long cutoff, int batch) {
+    if (sqlite) {
+      sqliteWrites.lock();
+    }
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        // RETURNING names exactly the rows deleted: on PostgreSQL a row a concurrent request
+        // updated meanwhile is re-checked against the cutoff after its lock and kept.
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement ps =
+            c.prepareStatement(
+                "DELETE FROM proxy_conversations WHERE id IN (SELECT id FROM proxy_conversations"
+                    + " WHERE updated_at < ? LIMIT ?) AND updated_at < ? RETURNING id")) {
+          ps.setLong(1, cutoff);
+          ps.setInt(2, batch);
+          ps.setLong(3, cutoff);
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              ids.add(rs.getString(1));
+            }
+          }
+        }
+        try (PreparedStatement ps =
+            c.prepareStatement("DELETE FROM proxy_log WHERE conversation_id = ?")) {
+          for (String id : ids) {
+            ps.setString(1, id);
+            ps.addBatch();
+          }
+          if (!ids.isEmpty()) {
+            ps.executeBatch();
+          }
+        }
+        c.commit();
+        return ids.size();
+      } catch (SQLException | RuntimeException e) {
+        try {
+          c.rollback();
+        } catch (SQLException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw failed("deleting conversations inactive since " + Instant.ofEpochMilli(cutoff), e);
     } finally {
       if (sqlite) {
         sqliteWrites.unlock();

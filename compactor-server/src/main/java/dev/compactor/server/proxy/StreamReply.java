@@ -220,4 +220,61 @@ abstract class StreamReply {
       return m;
     }
   }
+
+  /**
+   * Responses events: the reply is the {@code output} of the closing {@code response.completed} (or
+   * {@code response.incomplete}) event, else the items of the {@code response.output_item.done}
+   * events in their output order; none after {@code response.failed} or an {@code error} event (a
+   * failed answer is not one the client will echo).
+   */
+  static final class Responses extends StreamReply {
+    private final TreeMap<Integer, JsonNode> done = new TreeMap<>();
+    private JsonNode output;
+    private boolean started;
+    private boolean failedAnswer;
+
+    @Override
+    void event(JsonNode e) {
+      switch (e.path("type").asText()) {
+        case "response.created" -> started = true;
+        case "response.output_item.done" -> {
+          JsonNode item = e.path("item");
+          if (item.isObject()) {
+            done.put(e.path("output_index").asInt(done.size()), item);
+          }
+        }
+        case "response.completed", "response.incomplete" -> {
+          finished = true;
+          JsonNode o = e.path("response").path("output");
+          if (o.isArray() && !o.isEmpty()) {
+            output = o;
+          }
+        }
+        case "response.failed" -> {
+          finished = true;
+          failedAnswer = true;
+        }
+        case "error" -> failedAnswer = true;
+        default -> {
+          // deltas, in-progress and unknown events: the done items say it all
+        }
+      }
+    }
+
+    @Override
+    JsonNode build() {
+      if (!started || failedAnswer) {
+        return null;
+      }
+      if (output != null) {
+        return output;
+      }
+      if (done.isEmpty()) {
+        return null;
+      }
+      ArrayNode a = Json.array();
+      done.values().forEach(a::add);
+      return a;
+    }
+  }
 }

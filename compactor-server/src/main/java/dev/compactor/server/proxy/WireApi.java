@@ -26,7 +26,9 @@ enum WireApi {
   /** OpenAI Chat Completions, {@code POST /v1/chat/completions}. */
   CHAT_COMPLETIONS("openai"),
   /** Anthropic Messages, {@code POST /v1/messages}. */
-  ANTHROPIC_MESSAGES("anthropic");
+  ANTHROPIC_MESSAGES("anthropic"),
+  /** OpenAI Responses, {@code POST /v1/responses} (see {@link ResponsesRequests}). */
+  RESPONSES("openai");
 
   /** Text of the user turn put first when a compacted Anthropic view would start otherwise. */
   static final String LEADING_USER_TEXT = "(Earlier messages of this conversation were compacted.)";
@@ -56,6 +58,9 @@ enum WireApi {
    * @throws Unreadable when the body is not an object with a non-empty array of message objects
    */
   List<JsonNode> items(JsonNode body) throws Unreadable {
+    if (this == RESPONSES) {
+      return ResponsesRequests.items(body);
+    }
     if (body == null || !body.isObject()) {
       throw new Unreadable("the body is not a JSON object");
     }
@@ -86,6 +91,9 @@ enum WireApi {
 
   /** {@code original} with its conversation replaced by {@code items}. */
   ObjectNode body(JsonNode original, List<JsonNode> items) {
+    if (this == RESPONSES) {
+      return ResponsesRequests.body(original, items);
+    }
     ObjectNode copy = ((ObjectNode) original).deepCopy();
     ArrayNode messages = Json.array();
     int from = 0;
@@ -134,6 +142,9 @@ enum WireApi {
    * @throws Unreadable when the codec skips an item
    */
   List<Message> decode(List<JsonNode> items) throws Unreadable {
+    if (this == RESPONSES) {
+      return ResponsesRequests.decode(items);
+    }
     if (this == CHAT_COMPLETIONS) {
       ArrayNode array = Json.array();
       items.forEach(array::add);
@@ -180,6 +191,9 @@ enum WireApi {
    * @throws IllegalArgumentException when the codec cannot write a message of the view
    */
   List<JsonNode> encode(List<Message> view, List<JsonNode> items) {
+    if (this == RESPONSES) {
+      return ResponsesRequests.encode(view, items);
+    }
     List<JsonNode> out = new ArrayList<>();
     if (this == CHAT_COMPLETIONS) {
       for (Message m : view) {
@@ -256,6 +270,9 @@ enum WireApi {
 
   /** The provider's reply in a JSON response body, as the item the client will echo; or null. */
   JsonNode replyOf(JsonNode response) {
+    if (this == RESPONSES) {
+      return ResponsesRequests.replyOf(response);
+    }
     if (response == null || !response.isObject()) {
       return null;
     }
@@ -274,6 +291,9 @@ enum WireApi {
 
   /** Whether a request item is the echo of a stored reply: they say the same to a model. */
   boolean sameMessage(JsonNode reply, JsonNode item) {
+    if (this == RESPONSES) {
+      return ResponsesRequests.sameMessage(reply, item);
+    }
     if (reply == null || item == null || !item.isObject() || isSystemItem(item)) {
       return false;
     }
@@ -286,8 +306,41 @@ enum WireApi {
 
   /** A collector of the reply streamed in this format's server-sent events. */
   StreamReply streamReply() {
-    return this == CHAT_COMPLETIONS
-        ? new StreamReply.ChatCompletions()
-        : new StreamReply.Anthropic();
+    return switch (this) {
+      case CHAT_COMPLETIONS -> new StreamReply.ChatCompletions();
+      case ANTHROPIC_MESSAGES -> new StreamReply.Anthropic();
+      case RESPONSES -> new StreamReply.Responses();
+    };
+  }
+
+  /**
+   * Why a readable body is still left to the provider, or null: a request whose conversation is
+   * stored at the provider, or one asking for the provider's own compaction or context editing.
+   */
+  String passthroughReason(JsonNode body) {
+    if (this == RESPONSES) {
+      return ResponsesRequests.passthroughReason(body);
+    }
+    if (body.has("previous_response_id")) {
+      return "a stateful request (previous_response_id)";
+    }
+    JsonNode cm = body.get("context_management");
+    if (cm != null && !cm.isNull()) {
+      List<String> edits = new ArrayList<>();
+      cm.path("edits").forEach(e -> edits.add(e.path("type").asText("?")));
+      return "provider-side context management (context_management"
+          + (edits.isEmpty() ? "" : ": " + String.join(", ", edits))
+          + ")";
+    }
+    if (this == ANTHROPIC_MESSAGES) {
+      for (JsonNode m : body.path("messages")) {
+        for (JsonNode b : m.path("content")) {
+          if ("compaction".equals(b.path("type").asText())) {
+            return "provider-side compaction (a compaction block in messages)";
+          }
+        }
+      }
+    }
+    return null;
   }
 }

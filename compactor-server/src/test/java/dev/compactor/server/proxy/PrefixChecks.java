@@ -11,8 +11,13 @@ final class PrefixChecks {
 
   /** The {@code messages} array of a request body, exactly as its bytes were sent. */
   static String messagesText(RecordedRequest r) {
+    return arrayText(r, "messages");
+  }
+
+  /** The array {@code field} of a request body, exactly as its bytes were sent. */
+  static String arrayText(RecordedRequest r, String field) {
     String body = r.body();
-    int at = body.indexOf('[', body.indexOf("\"messages\":"));
+    int at = body.indexOf('[', body.indexOf("\"" + field + "\":"));
     int depth = 0;
     boolean inString = false;
     for (int i = at; i < body.length(); i++) {
@@ -34,7 +39,7 @@ final class PrefixChecks {
         }
       }
     }
-    throw new AssertionError("no messages array in " + body);
+    throw new AssertionError("no " + field + " array in " + body);
   }
 
   /**
@@ -46,11 +51,16 @@ final class PrefixChecks {
    * @param actions the {@code x-compactor-action} of each call's answer, in order
    */
   static int assertCachePreserving(List<RecordedRequest> sent, List<String> actions) {
+    return assertCachePreserving(sent, actions, "messages");
+  }
+
+  /** {@link #assertCachePreserving(List, List)} for the conversation array {@code field}. */
+  static int assertCachePreserving(List<RecordedRequest> sent, List<String> actions, String field) {
     assertThat(sent).hasSameSizeAs(actions);
     int compactions = 0;
     for (int i = 1; i < sent.size(); i++) {
-      String prev = messagesText(sent.get(i - 1));
-      String now = messagesText(sent.get(i));
+      String prev = arrayText(sent.get(i - 1), field);
+      String now = arrayText(sent.get(i), field);
       if (actions.get(i).equals("none")) {
         assertThat(now)
             .as("request %d sends request %d's conversation unchanged, then new messages", i, i - 1)

@@ -6,6 +6,7 @@ import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.store.ChatStore;
 import dev.compactor.chat.store.SqliteChatStore;
 import dev.compactor.server.CompactorServer;
+import dev.compactor.server.ProxySettings;
 import dev.compactor.server.ServerMetrics;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
@@ -37,6 +38,7 @@ final class ProxyFixture implements AutoCloseable {
   final ProxyStore proxyStore;
   final ChatStore chats;
   final CompactorServer server;
+  final ServerMetrics metrics = new ServerMetrics();
   final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -50,14 +52,31 @@ final class ProxyFixture implements AutoCloseable {
       Path dir,
       Tenants tenants,
       ServerSettings.Builder settings) {
+    this(model, proxyStore, dir, tenants, settings, Map.of());
+  }
+
+  /**
+   * With proxy policies for some of the upstreams ({@code openai}, {@code anthropic}, {@code
+   * local}).
+   */
+  ProxyFixture(
+      FakeModelServer model,
+      ProxyStore proxyStore,
+      Path dir,
+      Tenants tenants,
+      ServerSettings.Builder settings,
+      Map<String, ProxySettings> policies) {
     this.model = model;
     this.proxyStore = proxyStore;
     this.chats = SqliteChatStore.open(dir.resolve("chats.db"));
     ServerSettings s =
         settings
-            .upstream(new Upstream("openai", model.baseUrl(), UPSTREAM_KEY_ENV))
-            .upstream(new Upstream("anthropic", model.baseUrl(), UPSTREAM_KEY_ENV))
-            .upstream(new Upstream("local", model.baseUrl(), null))
+            .upstream(
+                new Upstream("openai", model.baseUrl(), UPSTREAM_KEY_ENV, policies.get("openai")))
+            .upstream(
+                new Upstream(
+                    "anthropic", model.baseUrl(), UPSTREAM_KEY_ENV, policies.get("anthropic")))
+            .upstream(new Upstream("local", model.baseUrl(), null, policies.get("local")))
             .build();
     server =
         CompactorServer.start(
@@ -65,7 +84,7 @@ final class ProxyFixture implements AutoCloseable {
             ChatTaskService.builder(chats).build(),
             tenants,
             new PrintStream(logBytes, true, StandardCharsets.UTF_8),
-            new ServerMetrics(),
+            metrics,
             proxyStore,
             Map.of(UPSTREAM_KEY_ENV, UPSTREAM_KEY));
   }
@@ -101,11 +120,17 @@ final class ProxyFixture implements AutoCloseable {
     }
   }
 
+  /**
+   * How long a test request may take: a safety net against a hung server, not a speed check; long
+   * because a 12 MB conversation on a loaded machine takes tens of seconds.
+   */
+  private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(180);
+
   /** POSTs {@code body} to {@code path} with header pairs {@code name, value, …}. */
   Answer post(String path, String body, String... headers) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-            .timeout(Duration.ofSeconds(30))
+            .timeout(CLIENT_TIMEOUT)
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .header("Content-Type", "application/json");
     for (int i = 0; i < headers.length; i += 2) {
@@ -116,9 +141,18 @@ final class ProxyFixture implements AutoCloseable {
 
   Answer get(String path, String... headers) {
     HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).timeout(CLIENT_TIMEOUT).GET();
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return send(b.build());
+  }
+
+  Answer delete(String path, String... headers) {
+    HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-            .timeout(Duration.ofSeconds(30))
-            .GET();
+            .timeout(CLIENT_TIMEOUT)
+            .DELETE();
     for (int i = 0; i < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
     }

@@ -53,6 +53,10 @@ import java.util.function.ToLongFunction;
  *   <li>roles: the format's roles only; Anthropic turns start with {@code user} and alternate, and
  *       a {@code system} role inside {@code messages} is refused (it belongs in {@code system});
  *   <li>required fields: {@code model}, a non-empty conversation, Anthropic's {@code max_tokens};
+ *       the fields of Responses input items ({@code function_call}: {@code call_id}, {@code name},
+ *       {@code arguments}; {@code function_call_output}: {@code call_id}, {@code output}; {@code
+ *       message}: {@code role}, {@code content}), and a Responses {@code reasoning} item followed
+ *       by the item it came with (an assistant message or a call), as OpenAI requires;
  *   <li>at most {@value RequestValidator#MAX_CACHE_CONTROL} Anthropic {@code cache_control}
  *       breakpoints;
  *   <li>size: with a {@linkplain Builder#contextWindow context window}, a request whose estimated

@@ -117,6 +117,17 @@ final class RequestValidator {
     for (int i = 0; i < input.size(); i++) {
       JsonNode item = input.get(i);
       String type = item.path("type").asText(item.has("role") ? "message" : "");
+      Optional<Rejection> missing = missingResponsesField(item, type, i);
+      if (missing.isPresent()) {
+        return missing;
+      }
+      if (type.equals("reasoning") && !followedByOutput(input, i)) {
+        return reject(
+            "Item '"
+                + item.path("id").asText("input[" + i + "]")
+                + "' of type 'reasoning' was provided without its required following item.",
+            "input");
+      }
       switch (type) {
         case "message" -> {
           String role = item.path("role").asText("");
@@ -152,6 +163,38 @@ final class RequestValidator {
           "No tool output found for function call " + pending.iterator().next() + ".", "input");
     }
     return Optional.empty();
+  }
+
+  /** The fields each Responses input item must have, with OpenAI's message for a missing one. */
+  private static Optional<Rejection> missingResponsesField(JsonNode item, String type, int i) {
+    List<String> required =
+        switch (type) {
+          case "message" -> List.of("role", "content");
+          case "function_call" -> List.of("call_id", "name", "arguments");
+          case "function_call_output" -> List.of("call_id", "output");
+          default -> List.of();
+        };
+    for (String field : required) {
+      if (!item.hasNonNull(field)) {
+        return reject(
+            "Missing required parameter: 'input[" + i + "]." + field + "'.",
+            "input[" + i + "]." + field);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Whether the item after a reasoning item is one the model produced with it. */
+  private static boolean followedByOutput(JsonNode input, int i) {
+    if (i + 1 >= input.size()) {
+      return false;
+    }
+    JsonNode next = input.get(i + 1);
+    String type = next.path("type").asText(next.has("role") ? "message" : "");
+    if (type.equals("message")) {
+      return next.path("role").asText().equals("assistant");
+    }
+    return !type.equals("reasoning") && !type.endsWith("_output");
   }
 
   // ------------------------------------------------------------------ Anthropic

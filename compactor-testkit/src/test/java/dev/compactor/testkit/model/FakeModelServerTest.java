@@ -277,6 +277,48 @@ class FakeModelServerTest {
   }
 
   @Test
+  void responses_requiredItemFieldsAndReasoningFollowedByItsItem() throws Exception {
+    String user = "{\"role\":\"user\",\"content\":\"x\"}";
+    String reasoning =
+        "{\"type\":\"reasoning\",\"id\":\"rs_1\",\"summary\":[],"
+            + "\"encrypted_content\":\"gAAA\"}";
+    String call =
+        "{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\",\"arguments\":\"{}\"}";
+    String output = "{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"ok\"}";
+    String head = "{\"model\":\"m\",\"input\":[";
+
+    assertThat(
+            rejection(
+                "/responses", head + user + "," + reasoning + "," + call + "," + output + "]}"))
+        .isNull();
+    assertThat(rejection("/responses", head + user + "," + reasoning + "," + user + "]}"))
+        .isEqualTo(
+            "Item 'rs_1' of type 'reasoning' was provided without its required following item.");
+    assertThat(rejection("/responses", head + user + "," + reasoning + "]}"))
+        .contains("without its required following item");
+    assertThat(
+            rejection(
+                "/responses",
+                head
+                    + user
+                    + ",{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\"},"
+                    + output
+                    + "]}"))
+        .isEqualTo("Missing required parameter: 'input[1].arguments'.");
+    assertThat(
+            rejection(
+                "/responses",
+                head
+                    + user
+                    + ","
+                    + call
+                    + ",{\"type\":\"function_call_output\",\"output\":\"ok\"}]}"))
+        .isEqualTo("Missing required parameter: 'input[2].call_id'.");
+    assertThat(rejection("/responses", head + "{\"role\":\"user\"}]}"))
+        .isEqualTo("Missing required parameter: 'input[0].content'.");
+  }
+
+  @Test
   void anthropic_rolesPairingAndCacheBreakpoints() throws Exception {
     String user = "{\"role\":\"user\",\"content\":\"x\"}";
     String call =

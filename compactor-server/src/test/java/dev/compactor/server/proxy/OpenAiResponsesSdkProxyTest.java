@@ -1,0 +1,233 @@
+package dev.compactor.server.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.JsonValue;
+import com.openai.core.http.HttpResponseFor;
+import com.openai.core.http.StreamResponse;
+import com.openai.models.responses.FunctionTool;
+import com.openai.models.responses.Response;
+import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseFunctionToolCall;
+import com.openai.models.responses.ResponseInputItem;
+import com.openai.models.responses.ResponseOutputItem;
+import com.openai.models.responses.ResponseStreamEvent;
+import dev.compactor.server.Tenants;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The official OpenAI Java SDK's Responses API ({@code client.responses().create(…)}) pointed at
+ * the proxy, against the fake provider: a stateless function-call loop (the client sends the whole
+ * history each time, reasoning items included) long enough to compact several times, streaming and
+ * not.
+ */
+class OpenAiResponsesSdkProxyTest {
+  static final int ROUNDS = 30;
+
+  @TempDir Path dir;
+  ProxyFixture f;
+  OpenAIClient client;
+  final AtomicInteger calls = new AtomicInteger();
+
+  @BeforeEach
+  void start() {
+    FakeModelServer model =
+        FakeModelServer.builder()
+            .contextWindow(12_000)
+            .replyWith(
+                r -> {
+                  int n = calls.getAndIncrement();
+                  return n < ROUNDS - 1
+                      ? Reply.toolCall(
+                              "call_" + n, "bash", "{\"cmd\":\"cat src/file" + n + ".java\"}")
+                          .reasoning("Reading file " + n + " next.")
+                      : Reply.text("All tests pass now.");
+                })
+            .start();
+    f =
+        new ProxyFixture(
+            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+    client =
+        OpenAIOkHttpClient.builder()
+            .baseUrl(f.baseUrl() + "/v1")
+            .apiKey("sk-client-key")
+            .maxRetries(0)
+            .putHeader("X-Compactor-Budget", "6000")
+            .build();
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    f.close();
+  }
+
+  private static ResponseCreateParams params(List<ResponseInputItem> input) {
+    return ResponseCreateParams.builder()
+        .model("gpt-5")
+        .instructions("You fix failing tests. Use the bash tool.")
+        .inputOfResponse(input)
+        .store(false)
+        .addTool(
+            FunctionTool.builder()
+                .name("bash")
+                .description("Runs a shell command")
+                .parameters(
+                    FunctionTool.Parameters.builder()
+                        .putAdditionalProperty("type", JsonValue.from("object"))
+                        .build())
+                .strict(false)
+                .build())
+        .build();
+  }
+
+  private static List<ResponseInputItem> firstInput() {
+    List<ResponseInputItem> input = new ArrayList<>();
+    input.add(
+        ResponseInputItem.ofEasyInputMessage(
+            com.openai.models.responses.EasyInputMessage.builder()
+                .role(com.openai.models.responses.EasyInputMessage.Role.USER)
+                .content("The test FooTest fails; find out why and fix it.")
+                .build()));
+    return input;
+  }
+
+  private static String output(int round) {
+    return ("line " + round + ": public void method" + round + "() { return compute(x, y); }\n")
+        .repeat(40);
+  }
+
+  /** Appends the response's output items and an output for each function call; the last text. */
+  private static String continueWith(Response response, List<ResponseInputItem> input, int round) {
+    String text = null;
+    List<ResponseFunctionToolCall> functionCalls = new ArrayList<>();
+    for (ResponseOutputItem item : response.output()) {
+      if (item.isReasoning()) {
+        input.add(ResponseInputItem.ofReasoning(item.asReasoning()));
+      } else if (item.isMessage()) {
+        input.add(ResponseInputItem.ofResponseOutputMessage(item.asMessage()));
+        text =
+            item.asMessage().content().stream()
+                .flatMap(c -> c.outputText().stream())
+                .map(t -> t.text())
+                .reduce("", String::concat);
+      } else if (item.isFunctionCall()) {
+        input.add(ResponseInputItem.ofFunctionCall(item.asFunctionCall()));
+        functionCalls.add(item.asFunctionCall());
+      }
+    }
+    for (ResponseFunctionToolCall call : functionCalls) {
+      input.add(
+          ResponseInputItem.ofFunctionCallOutput(
+              ResponseInputItem.FunctionCallOutput.builder()
+                  .callId(call.callId())
+                  .output(output(round))
+                  .build()));
+    }
+    return text;
+  }
+
+  @Test
+  void aFunctionCallLoopThroughTheProxyCompactsAndKeepsTheCachedPrefix() {
+    List<ResponseInputItem> input = firstInput();
+    List<String> actions = new ArrayList<>();
+    Set<String> conversations = new LinkedHashSet<>();
+    String last = null;
+    for (int round = 0; round < ROUNDS; round++) {
+      HttpResponseFor<Response> raw =
+          client.responses().withRawResponse().create(params(List.copyOf(input)));
+      actions.add(raw.headers().values("x-compactor-action").get(0));
+      conversations.add(raw.headers().values("x-compactor-conversation").get(0));
+      last = continueWith(raw.parse(), input, round);
+    }
+    assertThat(last).isEqualTo("All tests pass now.");
+    assertProxied(actions, conversations);
+  }
+
+  @Test
+  void aStreamedFunctionCallLoopThroughTheProxyCompactsAndKeepsTheCachedPrefix() {
+    List<ResponseInputItem> input = firstInput();
+    List<String> actions = new ArrayList<>();
+    Set<String> conversations = new LinkedHashSet<>();
+    String last = null;
+    for (int round = 0; round < ROUNDS; round++) {
+      AtomicReference<Response> completed = new AtomicReference<>();
+      AtomicInteger events = new AtomicInteger();
+      try (HttpResponseFor<StreamResponse<ResponseStreamEvent>> raw =
+          client.responses().withRawResponse().createStreaming(params(List.copyOf(input)))) {
+        actions.add(raw.headers().values("x-compactor-action").get(0));
+        conversations.add(raw.headers().values("x-compactor-conversation").get(0));
+        try (StreamResponse<ResponseStreamEvent> stream = raw.parse()) {
+          stream.stream()
+              .forEach(
+                  e -> {
+                    events.incrementAndGet();
+                    e.completed().ifPresent(c -> completed.set(c.response()));
+                  });
+        }
+      }
+      assertThat(events.get()).isGreaterThan(3);
+      assertThat(completed.get()).as("round %d ends in response.completed", round).isNotNull();
+      last = continueWith(completed.get(), input, round);
+    }
+    assertThat(last).isEqualTo("All tests pass now.");
+    assertProxied(actions, conversations);
+    assertThat(f.model.requests()).allMatch(RecordedRequest::streaming);
+  }
+
+  private void assertProxied(List<String> actions, Set<String> conversations) {
+    List<RecordedRequest> sent = f.model.requests();
+    // every request the provider saw was valid (call/output pairing, each reasoning item followed
+    // by its call, required fields) and fit its window
+    assertThat(f.model.rejections()).isEmpty();
+    assertThat(sent).hasSize(ROUNDS);
+    int compactions = PrefixChecks.assertCachePreserving(sent, actions, "input");
+    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 3);
+    assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-client-key");
+    // the instructions reach the provider on every request
+    assertThat(sent)
+        .allMatch(
+            r ->
+                r.json()
+                    .path("instructions")
+                    .asText()
+                    .equals("You fix failing tests. Use the bash tool."));
+    // each call the proxy sends goes with its reasoning item (kept verbatim, or dropped with it)
+    for (RecordedRequest r : sent) {
+      long reasoning = 0;
+      long calls = 0;
+      for (var item : r.json().path("input")) {
+        reasoning += item.path("type").asText().equals("reasoning") ? 1 : 0;
+        calls += item.path("type").asText().equals("function_call") ? 1 : 0;
+      }
+      assertThat(reasoning).isEqualTo(calls);
+    }
+    assertThat(conversations).hasSize(1);
+    assertThat(f.proxyStore.log(conversations.iterator().next()))
+        .filteredOn(e -> e.kind().equals("reply"))
+        .hasSize(ROUNDS);
+    long maxPrompt =
+        sent.stream().mapToLong(r -> f.model.estimatePromptTokens(r.json())).max().orElseThrow();
+    System.out.printf(
+        "Responses SDK loop: %d compactions in %d rounds (%s), largest prompt %d tokens%n",
+        compactions,
+        ROUNDS,
+        String.join(",", actions.stream().filter(a -> !a.equals("none")).toList()),
+        maxPrompt);
+  }
+}

@@ -1,0 +1,449 @@
+package dev.compactor.server.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.server.Tenants;
+import dev.compactor.server.proxy.ProxyFixture.Answer;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The proxy's OpenAI Responses route ({@code POST /v1/responses}) over HTTP on a real server,
+ * against the fake provider, run on each store: forwarding, matching, compaction, pending calls,
+ * overflow recovery, streams and the stateful requests left to the provider.
+ */
+abstract class ResponsesProxyContract {
+  @TempDir Path dir;
+
+  ProxyFixture f;
+
+  /** A fresh, empty proxy store. */
+  abstract ProxyStore openStore(Path dir);
+
+  @BeforeEach
+  void start() {
+    FakeModelServer model =
+        FakeModelServer.builder()
+            .replyWith(r -> Reply.text("answer to " + r.lastUserText()).usage(50, 5))
+            .start();
+    f = new ProxyFixture(model, openStore(dir), dir, Tenants.localMode());
+  }
+
+  @AfterEach
+  void stop() {
+    f.close();
+  }
+
+  static ObjectNode responses(String model, String... roleAndText) {
+    ObjectNode body = ProxyFixture.JSON.createObjectNode().put("model", model);
+    ArrayNode input = body.putArray("input");
+    for (int i = 0; i < roleAndText.length; i += 2) {
+      input.addObject().put("role", roleAndText[i]).put("content", roleAndText[i + 1]);
+    }
+    return body;
+  }
+
+  // ------------------------------------------------------------------ forwarding and matching
+
+  @Test
+  void belowTheBudgetTheBodyIsForwardedByteForByteWithItemsTheProxyDoesNotModel() {
+    String body =
+        "{\"model\": \"gpt-5\",  \"instructions\": \"Be brief.\", \"store\": false,\n"
+            + " \"include\": [\"reasoning.encrypted_content\"], \"input\": ["
+            + "{\"type\": \"message\", \"role\": \"user\", \"content\": [{\"type\": \"input_text\","
+            + " \"text\": \"Hi\"}]},"
+            + " {\"type\": \"reasoning\", \"id\": \"rs_9\", \"summary\": [], \"encrypted_content\":"
+            + " \"gAAAAB-opaque\"},"
+            + " {\"type\": \"message\", \"role\": \"assistant\", \"id\": \"msg_9\", \"content\":"
+            + " [{\"type\": \"output_text\", \"text\": \"Hello.\", \"annotations\": []}]},"
+            + " {\"type\": \"x_future_item\", \"payload\": {\"kept\": [1, 2.50]}},"
+            + " {\"role\": \"user\", \"content\": \"And now?\"}]}";
+    Answer a = f.post("/v1/responses", body, "Authorization", "Bearer sk-client-own");
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    RecordedRequest sent = f.model.lastRequest();
+    assertThat(sent.body()).isEqualTo(body);
+    assertThat(sent.path()).isEqualTo("/v1/responses");
+    assertThat(sent.header("authorization")).hasValue("Bearer sk-client-own");
+    assertThat(a.json().path("object").asText()).isEqualTo("response");
+    assertThat(a.header("x-compactor-action")).isEqualTo("none");
+    assertThat(a.header("x-compactor-conversation")).startsWith("conv_");
+    assertThat(Long.parseLong(a.header("x-compactor-tokens-before"))).isPositive();
+    assertThat(f.model.rejections()).isEmpty();
+    // the master log: instructions, five input items, the reply (the response's output)
+    List<ProxyStore.LogEntry> log = f.proxyStore.log(a.header("x-compactor-conversation"));
+    assertThat(log).hasSize(7);
+    assertThat(log.get(2).body()).contains("gAAAAB-opaque");
+    assertThat(log.get(6).kind()).isEqualTo("reply");
+    assertThat(log.get(6).body()).startsWith("[").contains("answer to And now?");
+  }
+
+  @Test
+  void aRequestThatEchoesTheOutputContinuesTheConversationAndAnotherDoesNot() {
+    ObjectNode body =
+        ProxyFixture.JSON.createObjectNode().put("model", "gpt-4o").put("input", "first");
+    Answer a = f.post("/v1/responses", body.toString());
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    String conv = a.header("x-compactor-conversation");
+
+    ObjectNode next = responses("gpt-4o", "user", "first");
+    a.json().path("output").forEach(next.withArray("input")::add);
+    next.withArray("input").addObject().put("role", "user").put("content", "second");
+    Answer b = f.post("/v1/responses", next.toString());
+    assertThat(b.header("x-compactor-conversation")).isEqualTo(conv);
+
+    // the same first message with a reply the provider never gave: another conversation
+    ObjectNode other = responses("gpt-4o", "user", "first", "assistant", "a different answer");
+    other.withArray("input").addObject().put("role", "user").put("content", "second");
+    Answer c = f.post("/v1/responses", other.toString());
+    assertThat(c.header("x-compactor-conversation")).isNotEqualTo(conv);
+    assertThat(f.model.rejections()).isEmpty();
+  }
+
+  // ------------------------------------------------------------------ compaction
+
+  private final Set<String> conversations = new LinkedHashSet<>();
+  private final List<String> actions = new ArrayList<>();
+
+  /** A tool loop: each round the model reasons and calls a tool; the client answers at length. */
+  private List<RecordedRequest> toolLoop(int rounds, String budget) {
+    ObjectNode body = responses("gpt-5", "developer", "You fix bugs.", "user", "Fix the test.");
+    body.put("instructions", "Use the bash tool.");
+    for (int i = 0; i < rounds; i++) {
+      f.model.enqueue(
+          Reply.toolCall("call_" + i, "bash", "{\"cmd\": \"cat file" + i + ".txt\"}")
+              .reasoning("I should read file " + i + "."));
+      Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", budget);
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      conversations.add(a.header(ProxyRoutes.CONVERSATION));
+      actions.add(a.header(ProxyRoutes.ACTION));
+      a.json().path("output").forEach(body.withArray("input")::add);
+      body.withArray("input")
+          .addObject()
+          .put("type", "function_call_output")
+          .put("call_id", "call_" + i)
+          .put("output", ("output line " + i + " of a long file\n").repeat(60));
+    }
+    return f.model.requests();
+  }
+
+  @Test
+  void atTheBudgetTheProxyCompactsAndKeepsTheCompactedPrefixByteIdentical() {
+    List<RecordedRequest> sent = toolLoop(24, "6000");
+    // every request valid: calls answered, each reasoning item followed by its call
+    assertThat(f.model.rejections()).isEmpty();
+    long maxPrompt =
+        sent.stream().mapToLong(r -> f.model.estimatePromptTokens(r.json())).max().orElseThrow();
+    assertThat(maxPrompt).isLessThan(9000);
+    int compactions = PrefixChecks.assertCachePreserving(sent, actions, "input");
+    assertThat(compactions).isBetween(1, 8);
+    assertThat(actions).contains("none").anyMatch(x -> !x.equals("none"));
+    // the instructions stay; the reasoning items that are sent are the provider's, verbatim
+    RecordedRequest last = sent.get(sent.size() - 1);
+    assertThat(last.json().path("instructions").asText()).isEqualTo("Use the bash tool.");
+    for (RecordedRequest r : sent) {
+      int reasoning = 0;
+      int calls = 0;
+      for (JsonNode item : r.json().path("input")) {
+        String type = item.path("type").asText();
+        if (type.equals("reasoning")) {
+          reasoning++;
+          assertThat(item.toString()).matches(".*\"id\":\"rs_\\d+\".*I should read file \\d+\\..*");
+        } else if (type.equals("function_call")) {
+          calls++;
+        }
+      }
+      // each call kept is sent with the reasoning item it came with
+      assertThat(reasoning).isEqualTo(calls);
+    }
+    assertThat(last.json().path("input").toString()).contains("\"type\":\"reasoning\"");
+    // one conversation, its master log holding every item and reply
+    assertThat(conversations).hasSize(1);
+    // 2 input messages + instructions; per round after the first: 2 echoed items + 1 output
+    assertThat(f.proxyStore.log(conversations.iterator().next())).hasSize(3 + 23 * 3 + 24);
+  }
+
+  @Test
+  void whileFunctionCallsAwaitTheirOutputNothingIsCompacted() {
+    ObjectNode body = responses("gpt-4o", "user", "go");
+    ArrayNode input = body.withArray("input");
+    for (int i = 0; i < 6; i++) {
+      input
+          .addObject()
+          .put("type", "function_call")
+          .put("call_id", "c" + i)
+          .put("name", "bash")
+          .put("arguments", "{}");
+      input
+          .addObject()
+          .put("type", "function_call_output")
+          .put("call_id", "c" + i)
+          .put("output", "x ".repeat(2000));
+    }
+    // the last call has no output yet
+    input
+        .addObject()
+        .put("type", "function_call")
+        .put("call_id", "pending")
+        .put("name", "bash")
+        .put("arguments", "{}");
+    Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "2000");
+    assertThat(a.header("x-compactor-action")).isEqualTo("none");
+    assertThat(f.model.lastRequest().body()).isEqualTo(body.toString());
+  }
+
+  @Test
+  void aContextOverflowFromTheProviderIsRecoveredBeforeTheClientSeesAnError() {
+    f.model.contextWindow(3000);
+    ObjectNode body = responses("gpt-4o", "system", "S", "user", "start");
+    for (int i = 0; i < 12; i++) {
+      body.withArray("input").addObject().put("role", "assistant").put("content", "step " + i);
+      body.withArray("input")
+          .addObject()
+          .put("role", "user")
+          .put("content", ("detail " + i + " ").repeat(150));
+    }
+    Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "100000");
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    assertThat(a.header("x-compactor-action")).isEqualTo("recovered");
+    List<RecordedRequest> sent = f.model.requests();
+    assertThat(sent.size()).isBetween(2, 9);
+    assertThat(sent.get(0).rejected()).isTrue();
+    assertThat(sent.get(sent.size() - 1).rejected()).isFalse();
+    for (int i = 1; i < sent.size(); i++) {
+      assertThat(sent.get(i).body().length()).isLessThan(sent.get(i - 1).body().length());
+    }
+    assertThat(sent.get(sent.size() - 1).lastUserText()).startsWith("detail 11");
+
+    // the recovered view is the next request's prefix (with room in the window now)
+    f.model.contextWindow(0);
+    a.json().path("output").forEach(body.withArray("input")::add);
+    body.withArray("input").addObject().put("role", "user").put("content", "thanks");
+    Answer b = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "100000");
+    assertThat(b.status()).as(b.body()).isEqualTo(200);
+    assertThat(b.header("x-compactor-conversation"))
+        .isEqualTo(a.header("x-compactor-conversation"));
+    String recovered = PrefixChecks.arrayText(sent.get(sent.size() - 1), "input");
+    assertThat(PrefixChecks.arrayText(f.model.lastRequest(), "input"))
+        .startsWith(recovered.substring(0, recovered.length() - 1));
+  }
+
+  // ------------------------------------------------------------------ streaming
+
+  @Test
+  void aStreamIsRelayedEventByEventUnchangedAndItsReplyStored() {
+    String item =
+        "{\"id\":\"msg_7\",\"type\":\"message\",\"status\":\"completed\",\"role\":\"assistant\","
+            + "\"content\":[{\"type\":\"output_text\",\"text\":\"Hello!\",\"annotations\":[]}]}";
+    List<String> events =
+        List.of(
+            "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,"
+                + "\"response\":{\"id\":\"resp_7\",\"status\":\"in_progress\",\"output\":[]}}",
+            ": a comment line the provider sends",
+            "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+                + "\"sequence_number\":1,\"item_id\":\"msg_7\",\"output_index\":0,"
+                + "\"content_index\":0,\"delta\":\"Hello!\",\"x_new_field\":{\"kept\":true}}",
+            "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\","
+                + "\"sequence_number\":2,\"output_index\":0,\"item\":"
+                + item
+                + "}",
+            "event: response.completed\ndata: {\"type\":\"response.completed\","
+                + "\"sequence_number\":3,\"response\":{\"id\":\"resp_7\",\"status\":\"completed\","
+                + "\"output\":["
+                + item
+                + "],\"usage\":{\"input_tokens\":9,\"output_tokens\":2,\"total_tokens\":11}}}");
+    f.model.enqueue(Reply.rawStream(events));
+    ObjectNode body = responses("gpt-4o", "user", "stream please");
+    body.put("stream", true);
+    Answer a = f.post("/v1/responses", body.toString());
+    assertThat(a.status()).isEqualTo(200);
+    assertThat(a.header("content-type")).startsWith("text/event-stream");
+    assertThat(a.body()).isEqualTo(String.join("\n\n", events) + "\n\n");
+    String conv = a.header("x-compactor-conversation");
+    List<ProxyStore.LogEntry> log = f.proxyStore.log(conv);
+    assertThat(log.get(log.size() - 1).body()).isEqualTo("[" + item + "]");
+
+    // the streamed reply, echoed, continues the conversation
+    body.withArray("input").add(Json.parse(item));
+    body.withArray("input").addObject().put("role", "user").put("content", "more");
+    Answer b = f.post("/v1/responses", body.toString());
+    assertThat(b.header("x-compactor-conversation")).isEqualTo(conv);
+  }
+
+  @Test
+  void aStreamedToolCallIsRebuiltFromItsDoneItemsWhenTheLastEventHasNoOutput() {
+    String call =
+        "{\"id\":\"fc_1\",\"type\":\"function_call\",\"status\":\"completed\","
+            + "\"call_id\":\"call_1\",\"name\":\"bash\",\"arguments\":\"{\\\"cmd\\\":\\\"ls\\\"}\"}";
+    f.model.enqueue(
+        Reply.rawStream(
+            List.of(
+                "event: response.created\ndata: {\"type\":\"response.created\","
+                    + "\"response\":{\"id\":\"r\",\"output\":[]}}",
+                "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\","
+                    + "\"output_index\":0,\"item\":"
+                    + call
+                    + "}",
+                "event: response.completed\ndata: {\"type\":\"response.completed\","
+                    + "\"response\":{\"id\":\"r\",\"status\":\"completed\"}}")));
+    ObjectNode body = responses("gpt-4o", "user", "list files");
+    body.put("stream", true);
+    Answer a = f.post("/v1/responses", body.toString());
+    assertThat(a.status()).isEqualTo(200);
+    List<ProxyStore.LogEntry> log = f.proxyStore.log(a.header("x-compactor-conversation"));
+    assertThat(log.get(log.size() - 1).body()).isEqualTo("[" + call + "]");
+  }
+
+  @Test
+  void aStreamFromTheFakeProviderIsStoredAndContinued() {
+    f.model.enqueue(Reply.toolCall("call_1", "bash", "{\"cmd\": \"ls\"}").reasoning("Look."));
+    ObjectNode body = responses("gpt-5", "user", "list files");
+    body.put("stream", true);
+    Answer a = f.post("/v1/responses", body.toString());
+    assertThat(a.body()).contains("event: response.created").contains("response.completed");
+    String conv = a.header("x-compactor-conversation");
+    List<ProxyStore.LogEntry> log = f.proxyStore.log(conv);
+    JsonNode reply = Json.parse(log.get(log.size() - 1).body());
+    assertThat(reply.path(0).path("type").asText()).isEqualTo("reasoning");
+    assertThat(reply.path(1).path("call_id").asText()).isEqualTo("call_1");
+
+    // a client that echoes only the call (not the reasoning) is matched too
+    body.withArray("input").add(reply.path(1));
+    body.withArray("input")
+        .addObject()
+        .put("type", "function_call_output")
+        .put("call_id", "call_1")
+        .put("output", "a.txt");
+    Answer b = f.post("/v1/responses", body.toString());
+    assertThat(b.status()).as(b.body()).isEqualTo(200);
+    assertThat(b.header("x-compactor-conversation")).isEqualTo(conv);
+    assertThat(f.model.rejections()).isEmpty();
+  }
+
+  @Test
+  void anOverflowInsideAStreamAfterItStartedIsRelayedNotRecovered() {
+    f.model.enqueue(Reply.contextLengthExceeded().inStream());
+    ObjectNode body = responses("gpt-4o", "user", "stream please");
+    body.put("stream", true);
+    Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "100000");
+    assertThat(a.status()).isEqualTo(200);
+    assertThat(a.body()).contains("context_length_exceeded");
+    assertThat(a.header("x-compactor-action")).isEqualTo("none");
+    assertThat(f.model.requests()).hasSize(1);
+    // no reply stored: the client will not echo a failed answer
+    assertThat(f.proxyStore.log(a.header("x-compactor-conversation")))
+        .extracting(ProxyStore.LogEntry::kind)
+        .containsExactly("client");
+  }
+
+  @Test
+  void aClientThatDropsIdsFromTheEchoedItemsIsMatchedByTheirContent() {
+    f.model.enqueue(
+        Reply.raw(
+            200,
+            "{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"output\":["
+                + "{\"id\":\"rs_1\",\"type\":\"reasoning\",\"summary\":[],"
+                + "\"encrypted_content\":\"gAAAAB-secret\"},"
+                + "{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"completed\","
+                + "\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
+                + "\"text\":\"Done.\",\"annotations\":[]}]}]}"));
+    ObjectNode body = responses("gpt-5", "user", "do it");
+    Answer a = f.post("/v1/responses", body.toString());
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    ArrayNode input = body.withArray("input");
+    input
+        .addObject()
+        .put("type", "reasoning")
+        .put("encrypted_content", "gAAAAB-secret")
+        .putArray("summary");
+    input.addObject().put("role", "assistant").put("content", "Done.");
+    input.addObject().put("role", "user").put("content", "thanks");
+    Answer b = f.post("/v1/responses", body.toString());
+    assertThat(b.header("x-compactor-conversation"))
+        .isEqualTo(a.header("x-compactor-conversation"));
+    assertThat(f.model.rejections()).isEmpty();
+  }
+
+  // ------------------------------------------------------------------ left to the provider
+
+  @Test
+  void statefulRequestsAndProviderCompactionAreForwardedUntouchedAndReported() {
+    String big = "x ".repeat(3000);
+    ObjectNode chained = responses("gpt-4o", "user", big);
+    chained.put("previous_response_id", "resp_123");
+    ObjectNode conversation = responses("gpt-4o", "user", big);
+    conversation.put("conversation", "conv_abc");
+    ObjectNode managed = responses("gpt-4o", "user", big);
+    managed.putArray("context_management").addObject().put("type", "compaction");
+    ObjectNode compacted = responses("gpt-4o", "user", big);
+    compacted
+        .withArray("input")
+        .addObject()
+        .put("type", "compaction")
+        .put("encrypted_content", "gAAA");
+    compacted.withArray("input").addObject().put("role", "user").put("content", "go on");
+    for (var c :
+        List.of(
+            List.of(chained, "previous_response_id"),
+            List.of(conversation, "conversation"),
+            List.of(managed, "context_management"),
+            List.of(compacted, "compaction item"))) {
+      ObjectNode body = (ObjectNode) c.get(0);
+      Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "500");
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      assertThat(a.header("x-compactor-action")).isEqualTo("passthrough");
+      assertThat(a.header("x-compactor-reason")).contains((String) c.get(1));
+      assertThat(f.model.lastRequest().body()).isEqualTo(body.toString());
+      // not read, so in no conversation
+      assertThat(a.header("x-compactor-conversation")).isNull();
+    }
+  }
+
+  @Test
+  void anthropicCompactionBlocksAreLeftToTheProviderAndReported() {
+    ObjectNode body = ProxyFixture.JSON.createObjectNode().put("model", "claude-sonnet-4-5");
+    body.put("max_tokens", 100);
+    ArrayNode messages = body.putArray("messages");
+    messages.addObject().put("role", "user").put("content", "x ".repeat(3000));
+    ObjectNode assistant = messages.addObject().put("role", "assistant");
+    assistant.putArray("content").addObject().put("type", "compaction").put("content", "Summary");
+    messages.addObject().put("role", "user").put("content", "go on");
+    Answer a = f.post("/v1/messages", body.toString(), "X-Compactor-Budget", "500");
+    assertThat(a.header("x-compactor-action")).isEqualTo("passthrough");
+    assertThat(a.header("x-compactor-reason")).contains("compaction block");
+    assertThat(f.model.lastRequest().body()).isEqualTo(body.toString());
+
+    body.remove("messages");
+    body.putArray("messages").addObject().put("role", "user").put("content", "x ".repeat(3000));
+    body.putObject("context_management")
+        .putArray("edits")
+        .addObject()
+        .put("type", "compact_20260112");
+    Answer b = f.post("/v1/messages", body.toString(), "X-Compactor-Budget", "500");
+    assertThat(b.header("x-compactor-action")).isEqualTo("passthrough");
+    assertThat(b.header("x-compactor-reason")).contains("context_management: compact_20260112");
+  }
+
+  /** JSON parsing for the tests. */
+  static final class Json {
+    static JsonNode parse(String s) {
+      try {
+        return ProxyFixture.JSON.readTree(s);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+}
