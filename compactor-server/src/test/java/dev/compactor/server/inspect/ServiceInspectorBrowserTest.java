@@ -137,8 +137,7 @@ class ServiceInspectorBrowserTest {
     assertThat(post("/v1/chats/secret-chat/calls", other.toString(), OTHER_KEY).statusCode())
         .isEqualTo(200);
 
-    // a proxy conversation of acme: a tool loop the proxy compacts at its budget (5,000: its
-    // compaction toward 60 % of it is a trim, whose stubs the page shows; at 3,000 it summarizes)
+    // a proxy conversation of acme: a tool loop the proxy compacts at its budget
     ObjectNode body = JSON.createObjectNode().put("model", "gpt-4o");
     body.putArray("messages")
         .add(JSON.createObjectNode().put("role", "system").put("content", "You fix bugs."))
@@ -150,7 +149,7 @@ class ServiceInspectorBrowserTest {
               HttpRequest.newBuilder(URI.create(server.baseUrl() + "/v1/chat/completions"))
                   .header("Authorization", "Bearer " + ACME_KEY)
                   .header("Content-Type", "application/json")
-                  .header("X-Compactor-Budget", "5000")
+                  .header("X-Compactor-Budget", "3000")
                   .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
