@@ -66,11 +66,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * modes: through the proxy that stores the conversation), then {@code --turns} timed turns, each
  * the conversation so far plus the echo of the model's last reply and a new user message (about 60
  * characters): turn 1 sends {@code --messages} items, turn 2 two more, and so on. Below the budget
- * ({@code X-Compactor-Budget: 100000}, so no turn compacts), so this is the proxy's common path:
- * parse, digest the items, find the stored conversation, count its tokens, forward the client's
- * bytes unchanged, relay the answer, append the new items to the master log. Every proxied answer
- * is checked: {@code x-compactor-action: none} and the conversation id of its seed request (a turn
- * that started a new conversation or compacted counts as failed).
+ * ({@code X-Compactor-Budget: 400000} for a model with a 1M-token window, so that neither the
+ * budget nor the cost planner's early masking, which may start at 25 % of the budget, compacts any
+ * request), so this is the proxy's common path: parse, digest the items, find the stored
+ * conversation, count its tokens, forward the client's bytes unchanged, relay the answer, append
+ * the new items to the master log. Every proxied answer is checked: {@code x-compactor-action:
+ * none} and the conversation id of its seed request (a turn that started a new conversation or
+ * compacted counts as failed).
  *
  * <p>Upstream ({@code --upstream}): {@code fake}, the testkit's {@link FakeModelServer} (parses and
  * validates every request as the providers do: that costs this machine's CPU in both modes); or
@@ -84,7 +86,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * java -cp compactor-bench/target/benchmarks.jar dev.compactor.bench.ProxyOverheadBenchmark
  *     [--clients 32] [--rounds 3] [--warmup-rounds 1] [--turns 8] [--conversations 1]
  *     [--messages 200] [--tokens 60000] [--stream] [--upstream fake | minimal]
- *     [--model-delay 0] [--model gpt-4o]
+ *     [--model-delay 0] [--model gpt-4.1]
  * </pre>
  *
  * Figures and how to read them: {@code docs/proxy.md}, "Overhead".
@@ -93,7 +95,7 @@ public final class ProxyOverheadBenchmark {
   private ProxyOverheadBenchmark() {}
 
   static final ObjectMapper JSON = new ObjectMapper();
-  static final String BUDGET = "100000";
+  static final String BUDGET = "400000";
 
   /** Settings of one run. */
   record Options(
@@ -471,6 +473,12 @@ public final class ProxyOverheadBenchmark {
                     } finally {
                       SEEDING.release();
                     }
+                    if (proxy && !"none".equals(s.action())) {
+                      throw new IllegalStateException(
+                          "the proxy compacted a seed conversation (x-compactor-action: "
+                              + s.action()
+                              + "): this run would not measure the uncompacted path");
+                    }
                     seed.add(assistantMessage(s.text()));
                     seed.add(userMessage(number, seed.size()));
                     convs.add(seed);
@@ -743,7 +751,7 @@ public final class ProxyOverheadBenchmark {
     boolean stream = false;
     String upstream = "fake";
     int modelDelay = 0;
-    String model = "gpt-4o";
+    String model = "gpt-4.1";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--clients" -> clients = positive(args, ++i);
