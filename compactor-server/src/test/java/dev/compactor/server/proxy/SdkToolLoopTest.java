@@ -75,9 +75,13 @@ abstract class SdkToolLoopTest {
     return sent;
   }
 
-  /** The loop compacted at least twice, but not in every third round or more often. */
+  /**
+   * The loop compacted at least twice, but in fewer than half the rounds: the default policy's cost
+   * planner masks a few outputs at a time once that pays back the cache it invalidates (about every
+   * third round here), never on every round.
+   */
   static void assertCompactedSeveralTimes(int compactions) {
-    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 3);
+    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 2);
   }
 
   /** One proxy conversation held the whole loop, with a reply logged for each round. */
