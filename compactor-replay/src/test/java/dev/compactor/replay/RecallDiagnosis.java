@@ -27,6 +27,10 @@ import java.util.stream.Stream;
  * <pre>
  * java -cp ... dev.compactor.replay.RecallDiagnosis [--strategy auto] [--samples N] FILE|DIR...
  * </pre>
+ *
+ * <p>With the environment variable {@code RECALL_EVERY} set, every miss is printed (up to {@code
+ * --samples} lines), and a miss from a masked output also with the output's size, the fact's
+ * position among its identifiers and the placeholder's text.
  */
 public final class RecallDiagnosis {
   private RecallDiagnosis() {}
