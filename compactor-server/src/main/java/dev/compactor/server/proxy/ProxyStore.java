@@ -159,8 +159,9 @@ public final class ProxyStore implements AutoCloseable {
    *
    * @param seq its position among the conversation's requests, from 0
    * @param at when it was stored
+   * @param replySeq the master-log line of the reply it got, or null when none was stored
    */
-  public record RequestRecord(int seq, Instant at, Request request) {}
+  public record RequestRecord(int seq, Instant at, Integer replySeq, Request request) {}
 
   /**
    * A conversation as the API lists it.
@@ -658,10 +659,8 @@ public final class ProxyStore implements AutoCloseable {
             ps.executeUpdate();
           }
         }
-        if (activity != null && activity.request() != null) {
-          insertRequest(c, next.id(), activity.request(), now);
-        }
         int seq = 0;
+        Integer replySeq = null;
         try (PreparedStatement ps =
             c.prepareStatement(
                 "SELECT COALESCE(MAX(seq), -1) FROM proxy_log WHERE conversation_id = ?")) {
@@ -676,6 +675,9 @@ public final class ProxyStore implements AutoCloseable {
                 "INSERT INTO proxy_log (conversation_id, seq, kind, digest, body, created_at)"
                     + " VALUES (?, ?, ?, ?, ?, ?)")) {
           for (LogEntry e : appended) {
+            if (e.kind().equals("reply")) {
+              replySeq = seq;
+            }
             ps.setString(1, next.id());
             ps.setInt(2, seq++);
             ps.setString(3, e.kind());
@@ -685,6 +687,9 @@ public final class ProxyStore implements AutoCloseable {
             ps.addBatch();
           }
           ps.executeBatch();
+        }
+        if (activity != null && activity.request() != null) {
+          insertRequest(c, next.id(), activity.request(), now, replySeq);
         }
         c.commit();
         return true;
@@ -708,7 +713,7 @@ public final class ProxyStore implements AutoCloseable {
     }
   }
 
-  private static void insertRequest(Connection c, String id, Request r, long now)
+  private static void insertRequest(Connection c, String id, Request r, long now, Integer replySeq)
       throws SQLException {
     int seq;
     try (PreparedStatement ps =
@@ -723,7 +728,8 @@ public final class ProxyStore implements AutoCloseable {
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT INTO proxy_requests (conversation_id, seq, created_at, action, tokens_before,"
-                + " tokens_after, strategy, trigger_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " tokens_after, strategy, trigger_kind, reply_seq)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       ps.setString(1, id);
       ps.setInt(2, seq);
       ps.setLong(3, now);
@@ -732,6 +738,11 @@ public final class ProxyStore implements AutoCloseable {
       setLong(ps, 6, r.tokensAfter());
       setText(ps, 7, r.strategy());
       setText(ps, 8, r.trigger());
+      if (replySeq == null) {
+        ps.setNull(9, java.sql.Types.INTEGER);
+      } else {
+        ps.setInt(9, replySeq);
+      }
       ps.executeUpdate();
     }
   }
@@ -750,7 +761,8 @@ public final class ProxyStore implements AutoCloseable {
         PreparedStatement ps =
             c.prepareStatement(
                 "SELECT seq, created_at, action, tokens_before, tokens_after, strategy,"
-                    + " trigger_kind FROM proxy_requests WHERE conversation_id = ? ORDER BY seq")) {
+                    + " trigger_kind, reply_seq FROM proxy_requests WHERE conversation_id = ?"
+                    + " ORDER BY seq")) {
       ps.setString(1, conversationId);
       List<RequestRecord> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
@@ -759,10 +771,13 @@ public final class ProxyStore implements AutoCloseable {
           Long tokensBefore = rs.wasNull() ? null : before;
           long after = rs.getLong(5);
           Long tokensAfter = rs.wasNull() ? null : after;
+          int reply = rs.getInt(8);
+          Integer replySeq = rs.wasNull() ? null : reply;
           out.add(
               new RequestRecord(
                   rs.getInt(1),
                   Instant.ofEpochMilli(rs.getLong(2)),
+                  replySeq,
                   new Request(
                       rs.getString(3),
                       tokensBefore,

@@ -380,6 +380,37 @@ class ServiceInspectorBrowserTest {
                 .findElement(By.id("context-chart"))
                 .findElements(By.cssSelector("rect.bar")))
         .hasSize((int) log.stream().filter(e -> e.kind().equals("reply")).count());
+    // the chart shows what the proxy sent per call, as its journal rows say, compactions marked
+    List<ProxyStore.RequestRecord> requests = proxy.requests(conversationId);
+    List<WebElement> bars =
+        browser.driver.findElement(By.id("context-chart")).findElements(By.cssSelector("rect.bar"));
+    assertThat(requests).hasSize(bars.size());
+    for (int i = 0; i < bars.size(); i++) {
+      assertThat(Long.parseLong(bars.get(i).getAttribute("data-tokens")))
+          .isEqualTo(requests.get(i).request().tokensAfter());
+    }
+    List<ProxyStore.RequestRecord> compacting =
+        requests.stream().filter(r -> r.request().strategy() != null).toList();
+    assertThat(compacting).isNotEmpty();
+    assertThat(
+            browser
+                .driver
+                .findElement(By.id("context-chart"))
+                .findElements(By.cssSelector("line.compaction")))
+        .hasSize(compacting.size());
+    List<WebElement> journal =
+        browser.driver.findElements(By.cssSelector("#journal tr.compaction"));
+    assertThat(journal).hasSize(compacting.size());
+    ProxyStore.Request first = compacting.get(0).request();
+    assertThat(journal.get(0).getText()).contains(first.strategy(), first.trigger());
+    assertThat(journal.get(0).findElement(By.cssSelector(".tokens-before")).getText())
+        .isEqualTo(String.format(java.util.Locale.ROOT, "%,d", first.tokensBefore()));
+    assertThat(journal.get(0).findElement(By.cssSelector(".tokens-after")).getText())
+        .isEqualTo(String.format(java.util.Locale.ROOT, "%,d", first.tokensAfter()));
+    // the compaction came on a later call and made the context smaller
+    int at = requests.indexOf(compacting.get(0));
+    assertThat(at).isPositive();
+    assertThat(first.tokensAfter()).isLessThan(first.tokensBefore());
     browser.screenshot("inspector-proxy");
   }
 }

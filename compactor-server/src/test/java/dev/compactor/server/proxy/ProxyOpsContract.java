@@ -336,6 +336,10 @@ abstract class ProxyOpsContract {
       ProxyStore.Request r = rows.get(i).request();
       Answer a = answers.get(i);
       assertThat(rows.get(i).seq()).isEqualTo(i);
+      assertThat(f.proxyStore.log(id).get(rows.get(i).replySeq()).kind()).isEqualTo("reply");
+      if (i > 0) {
+        assertThat(rows.get(i).replySeq()).isGreaterThan(rows.get(i - 1).replySeq());
+      }
       assertThat(r.action()).isEqualTo(a.header(ProxyRoutes.ACTION));
       assertThat(r.tokensBefore()).isEqualTo(Long.parseLong(a.header(ProxyRoutes.TOKENS_BEFORE)));
       assertThat(r.tokensAfter()).isEqualTo(Long.parseLong(a.header(ProxyRoutes.TOKENS_AFTER)));

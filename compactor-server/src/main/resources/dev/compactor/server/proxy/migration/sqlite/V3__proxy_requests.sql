@@ -2,7 +2,8 @@
 -- conversation: when (milliseconds since the epoch, UTC), what the proxy did (none, masked,
 -- trimmed, summarized, reminded, recovered), the tokens before and after as in the
 -- x-compactor-tokens-* headers (null when a header was not sent), and for a compaction its
--- strategy and trigger.
+-- strategy and trigger; reply_seq is the master-log line (proxy_log.seq) of the reply it got, null
+-- when no reply was stored.
 
 CREATE TABLE proxy_requests (
   conversation_id TEXT    NOT NULL,
@@ -13,5 +14,6 @@ CREATE TABLE proxy_requests (
   tokens_after    BIGINT,
   strategy        TEXT,
   trigger_kind    TEXT,
+  reply_seq       INTEGER,
   PRIMARY KEY (conversation_id, seq)
 );
