@@ -29,7 +29,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *
  * {@code --quick}: 1 s iterations (2 warm-up, 3 measured) instead of 2 s (3 warm-up, 5 measured).
  * {@code --corpus}: the gptme-2000 file when it is not at {@code shared/corpus/synthetic/} in or
- * above the working directory. {@code --out}: also write the table (Markdown) to a file. {@code
+ * above the working directory. {@code --out}: also write the table (Markdown) to a file, keeping
+ * what the file has from its first {@code ## } heading on (sections measured by hand). {@code
  * --quiet}: no JMH progress output.
  */
 public final class BenchSuite {
@@ -83,7 +84,14 @@ public final class BenchSuite {
     System.out.println();
     System.out.println(table);
     if (out != null) {
-      Files.writeString(out, table);
+      // Sections under their own "## " heading (figures measured outside JMH) are kept.
+      String kept = "";
+      if (Files.isRegularFile(out)) {
+        String before = Files.readString(out);
+        int section = before.indexOf("\n## ");
+        kept = section < 0 ? "" : "\n" + before.substring(section + 1);
+      }
+      Files.writeString(out, table + kept);
       System.out.println("written to " + out);
     }
   }

@@ -46,9 +46,11 @@ import java.util.Objects;
  * COMPACTOR_CONTEXT_LENGTH} overrides the catalog's window unless {@link Builder#contextWindow}
  * sets one. Invalid values fail in {@code build()}, naming the value and its source.
  *
- * <p>The default policy is {@link AutoCompactor}'s: at the budget, observation masking in batches
- * when that alone is enough, else a trim toward 70 % of the budget, else a summary (a structured
- * checkpoint plus the recent tail, written by the offline {@link
+ * <p>The default policy is {@link AutoCompactor}'s with the {@link
+ * dev.compactor.core.policy.CostPlanner#DEFAULTS cost planner}: below the budget, tool outputs are
+ * masked as soon as that pays back the prompt cache it invalidates; at the budget, observation
+ * masking when that alone is enough, else a trim toward 70 % of the budget, else a summary (a
+ * structured checkpoint plus the recent tail, written by the offline {@link
  * dev.compactor.core.compaction.summary.ExtractiveSummarizer} unless {@link Builder#summarizer}
  * names another). Every compaction makes a new view of a lossless master log, is validated before
  * it is used, and keeps recovery references: a stub names the master message it replaced, and
@@ -228,14 +230,15 @@ public final class Compactor {
 
   private AutoCompactor policy(Conversation conversation, AutoCompactor.Settings settings) {
     return new AutoCompactor(
-        conversation,
-        mask,
-        trim,
-        summarize,
-        AutoCompactor.savingsOf(trim),
-        settings,
-        clock,
-        listener);
+            conversation,
+            mask,
+            trim,
+            summarize,
+            AutoCompactor.savingsOf(trim),
+            settings,
+            clock,
+            listener)
+        .planner(mask == null ? null : dev.compactor.core.policy.CostPlanner.DEFAULTS);
   }
 
   /**

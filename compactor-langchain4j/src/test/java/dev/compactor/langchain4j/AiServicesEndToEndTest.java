@@ -132,10 +132,11 @@ class AiServicesEndToEndTest {
             .orElse(0);
     // the budget, plus what one turn adds before the policy runs again, plus the tool definition
     assertThat(max).as("largest prompt sent").isLessThanOrEqualTo(Long.parseLong(BUDGET) + 1500);
-    // it compacted: the view is far smaller than the log
+    // it compacted: the view is far smaller than the log (masking keeps a message as a
+    // placeholder, a summary drops it: with outputs masked early, fewer summaries are needed)
     List<ChatMessage> history = memory.history();
     assertThat(history).hasSize(4 * TURNS); // user, tool call, tool result, answer per turn
-    assertThat(memory.messages().size()).isLessThan(history.size() / 4);
+    assertThat(memory.messages().size()).isLessThan(history.size() / 2);
     // every original is in the log, exactly as LangChain4j gave it
     Set<String> results = new HashSet<>();
     for (ChatMessage m : history) {

@@ -40,8 +40,11 @@ class RetryAndFaultsTest {
   private final List<Duration> sleeps = new ArrayList<>();
 
   private OpenAiChatCompletionsModel client(String url, RetryPolicy policy) {
-    return new OpenAiChatCompletionsModel(
-        ModelProvider.OPENAI, "gpt-4o", options(url + "/v1", sleeps).retryPolicy(policy).build());
+    return client(options(url + "/v1", sleeps).retryPolicy(policy));
+  }
+
+  private static OpenAiChatCompletionsModel client(ChatModelOptions.Builder options) {
+    return new OpenAiChatCompletionsModel(ModelProvider.OPENAI, "gpt-4o", options.build());
   }
 
   private OpenAiChatCompletionsModel client(String url) {
@@ -87,12 +90,9 @@ class RetryAndFaultsTest {
               .header("Retry-After", "Sun, 01 Mar 2026 10:00:05 GMT"));
       server.enqueue(Reply.raw(200, OK));
       OpenAiChatCompletionsModel model =
-          new OpenAiChatCompletionsModel(
-              ModelProvider.OPENAI,
-              "gpt-4o",
+          client(
               options(server.url() + "/v1", sleeps)
-                  .clock(Clock.fixed(Instant.parse("2026-03-01T10:00:00Z"), ZoneOffset.UTC))
-                  .build());
+                  .clock(Clock.fixed(Instant.parse("2026-03-01T10:00:00Z"), ZoneOffset.UTC)));
       assertThat(model.chat(HI).text()).isEqualTo("fine");
       assertThat(sleeps).containsExactly(Duration.ofSeconds(5));
     }
@@ -296,15 +296,12 @@ class RetryAndFaultsTest {
       server.enqueue(Reply.raw(503, "{\"error\":{\"message\":\"busy\"}}"));
       server.enqueue(Reply.raw(200, OK));
       OpenAiChatCompletionsModel model =
-          new OpenAiChatCompletionsModel(
-              ModelProvider.OPENAI,
-              "gpt-4o",
+          client(
               options(server.url() + "/v1", sleeps)
                   .sleeper(
                       d -> {
                         throw new InterruptedException("stop");
-                      })
-                  .build());
+                      }));
       try {
         assertThatThrownBy(() -> model.chat(HI))
             .isInstanceOfSatisfying(

@@ -38,6 +38,12 @@ import java.util.Collection;
  * @param recalledFacts those still present in the view sent at that call
  * @param compactionNanos time spent in the strategy's after-turn step (trigger checks and
  *     compactions)
+ * @param recallCalls extra model calls that recalled masked outputs with the recovery tool (only
+ *     for a strategy that offers it, {@link ReplayStrategy#recallTool()}); their input is part of
+ *     {@code inputTokens} and the prompt costs, their tool calls part of {@code outputTokens}
+ * @param recallTokens tokens those calls brought back (the recalled outputs and the calls)
+ * @param recoveredFacts needed facts that were recalled only through the tool (part of {@code
+ *     recalledFacts})
  */
 public record Metrics(
     long conversations,
@@ -60,11 +66,64 @@ public record Metrics(
     long invalidViews,
     long neededFacts,
     long recalledFacts,
-    long compactionNanos) {
+    long compactionNanos,
+    long recallCalls,
+    long recallTokens,
+    long recoveredFacts) {
+
+  /** The figures without recall-tool round trips (for strategies that do not offer the tool). */
+  public Metrics(
+      long conversations,
+      long calls,
+      long inputTokens,
+      long peakTokens,
+      long overWindowCalls,
+      long compactions,
+      long reminders,
+      long failures,
+      long summaryCalls,
+      long summaryInputTokens,
+      long summaryOutputTokens,
+      long cachedTokens,
+      long outputTokens,
+      double promptCostOpenAi,
+      double promptCostAnthropic,
+      double outputCost,
+      double summaryCost,
+      long invalidViews,
+      long neededFacts,
+      long recalledFacts,
+      long compactionNanos) {
+    this(
+        conversations,
+        calls,
+        inputTokens,
+        peakTokens,
+        overWindowCalls,
+        compactions,
+        reminders,
+        failures,
+        summaryCalls,
+        summaryInputTokens,
+        summaryOutputTokens,
+        cachedTokens,
+        outputTokens,
+        promptCostOpenAi,
+        promptCostAnthropic,
+        outputCost,
+        summaryCost,
+        invalidViews,
+        neededFacts,
+        recalledFacts,
+        compactionNanos,
+        0,
+        0,
+        0);
+  }
 
   /** No conversation, nothing measured. */
   public static final Metrics ZERO =
-      new Metrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      new Metrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   /** Total USD under a cache model: prompts, outputs and summary calls. */
   public double costUsd(CacheModel cache) {
@@ -110,7 +169,10 @@ public record Metrics(
         invalidViews + o.invalidViews,
         neededFacts + o.neededFacts,
         recalledFacts + o.recalledFacts,
-        compactionNanos + o.compactionNanos);
+        compactionNanos + o.compactionNanos,
+        recallCalls + o.recallCalls,
+        recallTokens + o.recallTokens,
+        recoveredFacts + o.recoveredFacts);
   }
 
   /** The sum of several. */

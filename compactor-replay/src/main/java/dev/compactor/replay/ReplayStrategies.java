@@ -29,7 +29,16 @@ public final class ReplayStrategies {
 
   /** The scorecard's strategies, in the order its table lists them. */
   public static final List<String> SCORECARD =
-      List.of("none", "window", "mask", "trim", "summarize", "auto", "lc4j-compacting");
+      List.of(
+          "none",
+          "window",
+          "mask",
+          "trim",
+          "summarize",
+          "auto",
+          "auto-fixed",
+          "auto-recall",
+          "lc4j-compacting");
 
   /** The name of the LangChain4j peer, which {@code compactor-bench} provides. */
   public static final String WINDOW = "window";

@@ -40,4 +40,14 @@ public interface ReplayStrategy {
    * @return a new session; never null
    */
   ReplaySession start(ReplaySetup setup);
+
+  /**
+   * Whether the replayed agent is offered the recovery tool {@code recall_output(id)} ({@link
+   * dev.compactor.core.recovery.RecallTool}): when a call needs a fact that only a masked output of
+   * its view held, the replay adds the round trip that recalls it (see {@code docs/replay.md}).
+   * False by default.
+   */
+  default boolean recallTool() {
+    return false;
+  }
 }

@@ -64,6 +64,13 @@ public final class Replayer {
     long[] series = new long[conversation.callCount()];
     List<Message> previous = List.of();
     long overWindowAt = conversation.window() - conversation.maxOutput();
+    boolean recallTool = strategy.recallTool();
+    Map<String, Message> byId = new java.util.HashMap<>();
+    if (recallTool) {
+      for (Message m : messages) {
+        byId.putIfAbsent(m.id().value(), m);
+      }
+    }
     boolean turnOpen = false;
     int call = 0;
     for (int i = 0; i < messages.size(); i++) {
@@ -96,7 +103,30 @@ public final class Replayer {
         }
         List<String> need = conversation.needed(call);
         t.neededFacts += need.size();
-        t.recalledFacts += recalled(need, view, conversation, synthesizedFacts);
+        Recall r = recalled(need, view, conversation, synthesizedFacts, recallTool ? byId : null);
+        t.recalledFacts += r.found;
+        if (!r.outputs.isEmpty()) {
+          // One more round trip: the model calls the tool for every output it needs (one parallel
+          // call), and the next request is this view (cached: just sent) plus that call and the
+          // recalled outputs (written). The recorded response then follows as recorded.
+          long extra = RECALL_CALL_TOKENS * r.outputs.size();
+          for (Message o : r.outputs) {
+            extra += counter.countMessage(o);
+          }
+          t.recallCalls++;
+          t.recallTokens += extra;
+          t.peakTokens = Math.max(t.peakTokens, input + extra);
+          if (input + extra > overWindowAt) {
+            t.overWindowCalls++;
+          }
+          t.recoveredFacts += r.recovered;
+          t.inputTokens += input + extra;
+          t.cachedTokens += input;
+          t.promptOpenAi += CacheModel.OPENAI.inputCost(price, input + extra, input);
+          t.promptAnthropic += CacheModel.ANTHROPIC.inputCost(price, input + extra, input);
+          t.outputTokens += RECALL_CALL_TOKENS * r.outputs.size();
+          t.outputCost += price.output(RECALL_CALL_TOKENS * r.outputs.size());
+        }
         previous = view;
         call++;
       }
@@ -130,7 +160,10 @@ public final class Replayer {
             t.invalidViews,
             t.neededFacts,
             t.recalledFacts,
-            t.nanos);
+            t.nanos,
+            t.recallCalls,
+            t.recallTokens,
+            t.recoveredFacts);
     return new StrategyRun(strategy.name(), conversation.name(), metrics, series, t.failureNotes);
   }
 
@@ -150,13 +183,22 @@ public final class Replayer {
     return tokens;
   }
 
-  private static int recalled(
+  /** Tokens of one recall tool call the model writes (name, id argument, framing). */
+  static final int RECALL_CALL_TOKENS = 20;
+
+  /** Facts found in the view, and the masked outputs the recall tool would bring back. */
+  private record Recall(int found, int recovered, List<Message> outputs) {}
+
+  private static final Recall NONE = new Recall(0, 0, List.of());
+
+  private static Recall recalled(
       List<String> need,
       List<Message> view,
       RecordedConversation conversation,
-      Map<Message, Set<String>> synthesized) {
+      Map<Message, Set<String>> synthesized,
+      Map<String, Message> byId) {
     if (need.isEmpty()) {
-      return 0;
+      return NONE;
     }
     List<Set<String>> sets = new ArrayList<>(view.size());
     for (Message m : view) {
@@ -169,16 +211,50 @@ public final class Replayer {
       }
     }
     int found = 0;
+    List<String> missing = new ArrayList<>();
     for (String fact : need) {
+      boolean hit = false;
       for (Set<String> f : sets) {
         if (f.contains(fact)) {
-          found++;
+          hit = true;
+          break;
+        }
+      }
+      if (hit) {
+        found++;
+      } else {
+        missing.add(fact);
+      }
+    }
+    if (byId == null || missing.isEmpty()) {
+      return new Recall(found, 0, List.of());
+    }
+    // The recall tool: a fact that only the original of a masked output in the view held comes
+    // back when the model recalls that output by the id its placeholder names.
+    List<Message> outputs = new ArrayList<>();
+    int recovered = 0;
+    for (String fact : missing) {
+      for (Message m : view) {
+        String id = m.id().value();
+        if (!id.endsWith(MASKED_SUFFIX)) {
+          continue;
+        }
+        Message source = byId.get(id.substring(0, id.length() - MASKED_SUFFIX.length()));
+        Set<String> f = source == null ? null : conversation.recordedFacts(source);
+        if (f != null && f.contains(fact)) {
+          recovered++;
+          if (!outputs.contains(source)) {
+            outputs.add(source);
+          }
           break;
         }
       }
     }
-    return found;
+    return new Recall(found + recovered, recovered, outputs);
   }
+
+  /** The id suffix of a masked tool output: {@code <source id>~masked}. */
+  private static final String MASKED_SUFFIX = "~masked";
 
   /** The running figures of one replay; also the strategy's event sink. */
   private static final class Tally implements ReplayEvents {
@@ -201,6 +277,9 @@ public final class Replayer {
     long neededFacts;
     long recalledFacts;
     long nanos;
+    long recallCalls;
+    long recallTokens;
+    long recoveredFacts;
     final List<String> failureNotes = new ArrayList<>();
 
     void afterTurn(ReplaySession session) {

@@ -56,7 +56,7 @@ public final class RecallDiagnosis {
         }
       }
     }
-    ReplayStrategy strategy = ReplayStrategies.global().get(strategyName);
+    ReplayStrategy strategy = VariantRun.strategy(strategyName);
     ReplayOptions options = ReplayOptions.scorecard();
     TokenCounter base = options.counter();
     Map<String, Integer> byCause = new TreeMap<>();

@@ -24,7 +24,7 @@ class ReplayStrategiesTest {
     assertThatThrownBy(() -> ReplayStrategies.global().get("magic"))
         .isInstanceOf(CompactorException.class)
         .hasMessageContaining("unknown replay strategy \"magic\"")
-        .hasMessageContaining("auto, mask, none");
+        .hasMessageContaining("auto, auto-fixed, auto-recall, mask, none");
   }
 
   @Test

@@ -146,4 +146,30 @@ class ReplayerTest {
     assertThat(m.recalledFacts()).isLessThan(m.neededFacts());
     assertThat(m.invalidViews()).isEqualTo(1); // the second view is a result without its call
   }
+
+  @Test
+  void autoRecall_hasAutosViews_recoversMaskedFacts_andPaysForTheRoundTrips() {
+    RecordedConversation c =
+        generated(
+            16_000,
+            2_000,
+            new ConversationGenerator.Options(150, 0.15, 0.3, 0.05, 0, false, false, 12));
+    Metrics auto = replay(c, "auto").metrics();
+    Metrics recall = replay(c, "auto-recall").metrics();
+    assertThat(auto.recallCalls()).isZero();
+    assertThat(recall.compactions()).isEqualTo(auto.compactions());
+    assertThat(recall.recalledFacts()).isEqualTo(auto.recalledFacts() + recall.recoveredFacts());
+    assertThat(recall.invalidViews()).isZero();
+    if (recall.recoveredFacts() > 0) {
+      assertThat(recall.recallCalls()).isPositive();
+      assertThat(recall.recallTokens()).isPositive();
+      // a round trip sends its view again (cached) plus the recalled outputs (written)
+      assertThat(recall.inputTokens() - recall.cachedTokens())
+          .isGreaterThanOrEqualTo(auto.inputTokens() - auto.cachedTokens());
+      assertThat(recall.costUsd(CacheModel.ANTHROPIC))
+          .isGreaterThan(auto.costUsd(CacheModel.ANTHROPIC));
+    } else {
+      assertThat(recall.recallCalls()).isZero();
+    }
+  }
 }

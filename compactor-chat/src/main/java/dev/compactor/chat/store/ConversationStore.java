@@ -168,20 +168,11 @@ public final class ConversationStore implements AutoCloseable {
 
   private static ConversationStore open(
       HikariConfig hc, String dialect, String schema, String description, boolean sqlite) {
-    HikariDataSource ds;
-    try {
-      ds = new HikariDataSource(hc);
-    } catch (RuntimeException e) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new ChatStoreException(
-          "cannot open the conversation database " + description + ": " + cause.getMessage(), e);
-    }
-    try {
-      migrate(ds, dialect, schema, description);
-    } catch (RuntimeException e) {
-      ds.close();
-      throw e;
-    }
+    HikariDataSource ds =
+        Migrations.openMigrated(
+            hc,
+            "cannot open the conversation database " + description,
+            pool -> migrate(pool, dialect, schema, description));
     return new ConversationStore(ds, description, sqlite);
   }
 
@@ -280,23 +271,10 @@ public final class ConversationStore implements AutoCloseable {
 
   // ------------------------------------------------------------------ for DatabaseConversation
 
-  @FunctionalInterface
-  interface SqlWork<T> {
-    T run(Connection c) throws SQLException;
-  }
-
   /** Runs {@code work} in a read transaction (one snapshot). */
-  <T> T read(String what, SqlWork<T> work) {
+  <T> T read(String what, JdbcChatStore.SqlWork<T> work) {
     try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        T out = work.run(c);
-        c.commit();
-        return out;
-      } catch (SQLException | RuntimeException e) {
-        JdbcChatStore.rollbackQuietly(c, e);
-        throw e;
-      }
+      return JdbcChatStore.transaction(c, work);
     } catch (SQLException e) {
       throw failed(what, e);
     }
@@ -306,20 +284,12 @@ public final class ConversationStore implements AutoCloseable {
    * Runs {@code work} in one write transaction; a unique-key violation (another writer got there
    * first) becomes a {@link ConversationConflictException}.
    */
-  <T> T write(String what, SqlWork<T> work) {
+  <T> T write(String what, JdbcChatStore.SqlWork<T> work) {
     if (sqlite) {
       sqliteWrites.lock();
     }
     try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        T out = work.run(c);
-        c.commit();
-        return out;
-      } catch (SQLException | RuntimeException e) {
-        JdbcChatStore.rollbackQuietly(c, e);
-        throw e;
-      }
+      return JdbcChatStore.transaction(c, work);
     } catch (SQLException e) {
       if (isUniqueViolation(e)) {
         throw new ConversationConflictException(

@@ -64,19 +64,15 @@ abstract class JdbcChatStore implements ChatStore {
 
   @Override
   public Optional<ChatSnapshot> find(ChatKey key) {
-    try (Connection c = readConnection()) {
+    try {
       // One read transaction: the record and the history come from the same snapshot.
-      c.setAutoCommit(false);
-      try {
-        ChatRecord r = readRecord(c, key, false);
-        Optional<ChatSnapshot> out =
-            r == null ? Optional.empty() : Optional.of(new ChatSnapshot(r, readMessages(c, key)));
-        c.commit();
-        return out;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(c, e);
-        throw e;
-      }
+      return inReadTransaction(
+          c -> {
+            ChatRecord r = readRecord(c, key, false);
+            return r == null
+                ? Optional.<ChatSnapshot>empty()
+                : Optional.of(new ChatSnapshot(r, readMessages(c, key)));
+          });
     } catch (SQLException e) {
       throw failed("reading chat " + key, e);
     }
@@ -254,15 +250,23 @@ abstract class JdbcChatStore implements ChatStore {
   /** Runs {@code work} in one read transaction (one snapshot of the database), then commits. */
   <T> T inReadTransaction(SqlWork<T> work) throws SQLException {
     try (Connection c = readConnection()) {
-      c.setAutoCommit(false);
-      try {
-        T out = work.run(c);
-        c.commit();
-        return out;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(c, e);
-        throw e;
-      }
+      return transaction(c, work);
+    }
+  }
+
+  /**
+   * Runs {@code work} on {@code c} as one transaction: commits and returns its result, or rolls
+   * back and rethrows whatever it threw.
+   */
+  static <T> T transaction(Connection c, SqlWork<T> work) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      T out = work.run(c);
+      c.commit();
+      return out;
+    } catch (SQLException | RuntimeException | Error e) {
+      rollbackQuietly(c, e);
+      throw e;
     }
   }
 
@@ -397,75 +401,50 @@ abstract class JdbcChatStore implements ChatStore {
 
   private MessagePage pageOfHistory(Connection c, ChatKey key, int offset, int limit)
       throws SQLException {
-    int total;
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT COUNT(*) FROM messages WHERE tenant = ? AND chat_id = ?")) {
-      ps.setString(1, key.tenant());
-      ps.setString(2, key.chatId());
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        total = rs.getInt(1);
-      }
-    }
+    int[] total = new int[1];
+    eachRow(
+        c,
+        "SELECT COUNT(*) FROM messages WHERE tenant = ? AND chat_id = ?",
+        key,
+        List.of(),
+        rs -> total[0] = rs.getInt(1));
     List<MessageEntry> out = new ArrayList<>();
-    if (offset < total) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "SELECT body FROM messages WHERE tenant = ? AND chat_id = ?"
-                  + " ORDER BY seq LIMIT ? OFFSET ?")) {
-        ps.setString(1, key.tenant());
-        ps.setString(2, key.chatId());
-        ps.setInt(3, limit);
-        ps.setInt(4, offset);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.add(MessageEntry.ofHistory(StoredMessages.read(rs.getString(1))));
-          }
-        }
-      }
+    if (offset < total[0]) {
+      eachRow(
+          c,
+          "SELECT body FROM messages WHERE tenant = ? AND chat_id = ?"
+              + " ORDER BY seq LIMIT ? OFFSET ?",
+          key,
+          List.of(limit, offset),
+          rs -> out.add(MessageEntry.ofHistory(StoredMessages.read(rs.getString(1)))));
     }
-    return new MessagePage(out, offset, total);
+    return new MessagePage(out, offset, total[0]);
   }
 
   private MessagePage pageWithArchive(Connection c, ChatKey key, int offset, int limit)
       throws SQLException {
     List<String> history = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT message_id FROM messages WHERE tenant = ? AND chat_id = ? ORDER BY seq")) {
-      ps.setString(1, key.tenant());
-      ps.setString(2, key.chatId());
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          history.add(rs.getString(1));
-        }
-      }
-    }
+    eachRow(
+        c,
+        "SELECT message_id FROM messages WHERE tenant = ? AND chat_id = ? ORDER BY seq",
+        key,
+        List.of(),
+        rs -> history.add(rs.getString(1)));
     List<ArchiveOrder.Row> rows = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT id, message_id, summary_uuid FROM archived_messages"
-                + " WHERE tenant = ? AND chat_id = ? ORDER BY id")) {
-      ps.setString(1, key.tenant());
-      ps.setString(2, key.chatId());
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          rows.add(new ArchiveOrder.Row(rs.getLong(1), rs.getString(2), rs.getString(3)));
-        }
-      }
-    }
+    eachRow(
+        c,
+        "SELECT id, message_id, summary_uuid FROM archived_messages"
+            + " WHERE tenant = ? AND chat_id = ? ORDER BY id",
+        key,
+        List.of(),
+        rs -> rows.add(new ArchiveOrder.Row(rs.getLong(1), rs.getString(2), rs.getString(3))));
     Map<String, String> summaryMessages = new HashMap<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT uuid, summary_message_id FROM summaries WHERE tenant = ? AND chat_id = ?")) {
-      ps.setString(1, key.tenant());
-      ps.setString(2, key.chatId());
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          summaryMessages.put(rs.getString(1), rs.getString(2));
-        }
-      }
-    }
+    eachRow(
+        c,
+        "SELECT uuid, summary_message_id FROM summaries WHERE tenant = ? AND chat_id = ?",
+        key,
+        List.of(),
+        rs -> summaryMessages.put(rs.getString(1), rs.getString(2)));
     List<ArchiveOrder.Ref> all = ArchiveOrder.order(history, rows, summaryMessages);
     int total = all.size();
     List<ArchiveOrder.Ref> page =
@@ -482,42 +461,26 @@ abstract class JdbcChatStore implements ChatStore {
       }
     }
     if (!historyIds.isEmpty()) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "SELECT message_id, body FROM messages WHERE tenant = ? AND chat_id = ?"
-                  + " AND message_id IN ("
-                  + placeholders(historyIds.size())
-                  + ")")) {
-        ps.setString(1, key.tenant());
-        ps.setString(2, key.chatId());
-        for (int i = 0; i < historyIds.size(); i++) {
-          ps.setString(3 + i, historyIds.get(i));
-        }
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            current.put(rs.getString(1), StoredMessages.read(rs.getString(2)));
-          }
-        }
-      }
+      eachRow(
+          c,
+          "SELECT message_id, body FROM messages WHERE tenant = ? AND chat_id = ?"
+              + " AND message_id IN ("
+              + placeholders(historyIds.size())
+              + ")",
+          key,
+          historyIds,
+          rs -> current.put(rs.getString(1), StoredMessages.read(rs.getString(2))));
     }
     if (!rowIds.isEmpty()) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "SELECT id, body, reason, summary_uuid, archived_at FROM archived_messages"
-                  + " WHERE tenant = ? AND chat_id = ? AND id IN ("
-                  + placeholders(rowIds.size())
-                  + ")")) {
-        ps.setString(1, key.tenant());
-        ps.setString(2, key.chatId());
-        for (int i = 0; i < rowIds.size(); i++) {
-          ps.setLong(3 + i, rowIds.get(i));
-        }
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            archived.put(rs.getLong("id"), archivedFrom(rs));
-          }
-        }
-      }
+      eachRow(
+          c,
+          "SELECT id, body, reason, summary_uuid, archived_at FROM archived_messages"
+              + " WHERE tenant = ? AND chat_id = ? AND id IN ("
+              + placeholders(rowIds.size())
+              + ")",
+          key,
+          rowIds,
+          rs -> archived.put(rs.getLong("id"), archivedFrom(rs)));
     }
     List<MessageEntry> out = new ArrayList<>(page.size());
     for (ArchiveOrder.Ref r : page) {
@@ -535,6 +498,33 @@ abstract class JdbcChatStore implements ChatStore {
         ArchivedMessage.Reason.valueOf(rs.getString("reason").toUpperCase(Locale.ROOT)),
         rs.getString("summary_uuid"),
         getInstant(rs, "archived_at"));
+  }
+
+  /** Reads one row of a query's result. */
+  @FunctionalInterface
+  private interface RowReader {
+    void read(ResultSet rs) throws SQLException;
+  }
+
+  /**
+   * Runs the query {@code sql} about chat {@code key}, whose first two parameters are the chat's
+   * tenant and id and the rest {@code more} (strings, ints or longs, in order), and hands each row
+   * to {@code row}.
+   */
+  private static void eachRow(Connection c, String sql, ChatKey key, List<?> more, RowReader row)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, key.tenant());
+      ps.setString(2, key.chatId());
+      for (int i = 0; i < more.size(); i++) {
+        ps.setObject(3 + i, more.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          row.read(rs);
+        }
+      }
+    }
   }
 
   private static String placeholders(int n) {

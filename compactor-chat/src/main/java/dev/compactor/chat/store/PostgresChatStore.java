@@ -144,20 +144,11 @@ public final class PostgresChatStore extends JdbcChatStore {
     if (properties == null || properties.getProperty("connectTimeout") == null) {
       hc.addDataSourceProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
     }
-    HikariDataSource ds;
-    try {
-      ds = new HikariDataSource(hc);
-    } catch (RuntimeException e) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new ChatStoreException(
-          "cannot connect to the chat database " + description + ": " + cause.getMessage(), e);
-    }
-    try {
-      Migrations.migrate(ds, "postgresql", s, "chat database " + description);
-    } catch (RuntimeException e) {
-      ds.close();
-      throw e;
-    }
+    HikariDataSource ds =
+        Migrations.openMigrated(
+            hc,
+            "cannot connect to the chat database " + description,
+            pool -> Migrations.migrate(pool, "postgresql", s, "chat database " + description));
     return new PostgresChatStore(ds, description, s);
   }
 
@@ -200,15 +191,7 @@ public final class PostgresChatStore extends JdbcChatStore {
   @Override
   <T> T inWriteTransaction(SqlWork<T> work) throws SQLException {
     try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        T out = work.run(c);
-        c.commit();
-        return out;
-      } catch (SQLException | RuntimeException | Error e) {
-        rollbackQuietly(c, e);
-        throw e;
-      }
+      return transaction(c, work);
     }
   }
 

@@ -164,15 +164,8 @@ public final class SqliteChatStore extends JdbcChatStore {
     ChatSnapshot snapshot;
     try (Connection c = dataSource.getConnection()) {
       mode(c, SQLiteConfig.TransactionMode.DEFERRED);
-      c.setAutoCommit(false);
-      try {
-        ChatRecord r = readRecord(c, key, false);
-        snapshot = new ChatSnapshot(r, readMessages(c, key));
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(c, e);
-        throw e;
-      }
+      snapshot =
+          transaction(c, tx -> new ChatSnapshot(readRecord(tx, key, false), readMessages(tx, key)));
     }
     ChatWork.Outcome<T> outcome = work.run(snapshot);
     if (outcome.update() == null) {
@@ -195,14 +188,8 @@ public final class SqliteChatStore extends JdbcChatStore {
     writeLock.lock();
     try (Connection c = dataSource.getConnection()) {
       mode(c, SQLiteConfig.TransactionMode.IMMEDIATE);
-      c.setAutoCommit(false);
       try {
-        T out = work.run(c);
-        c.commit();
-        return out;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(c, e);
-        throw e;
+        return transaction(c, work);
       } finally {
         mode(c, SQLiteConfig.TransactionMode.DEFERRED);
       }

@@ -33,6 +33,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -202,14 +203,11 @@ public abstract class ChatStoreContract<S extends ChatStore> {
   @Test
   void update_workThrows_newChatStaysAbsent() {
     ChatKey k = key("c3");
-    assertThatThrownBy(
-            () ->
-                store()
-                    .update(
-                        k,
-                        chat -> {
-                          throw new IllegalStateException("boom");
-                        }))
+    assertThatUpdate(
+            k,
+            chat -> {
+              throw new IllegalStateException("boom");
+            })
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("boom");
     assertThat(store().find(k)).isEmpty();
@@ -221,14 +219,11 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     append(store(), k, Message.builder(Role.USER).id("u1").content("one").build());
     ChatSnapshot before = store().find(k).orElseThrow();
 
-    assertThatThrownBy(
-            () ->
-                store()
-                    .update(
-                        k,
-                        chat -> {
-                          throw new ChatTaskException(ChatTaskException.Code.MODEL_ERROR, "no");
-                        }))
+    assertThatUpdate(
+            k,
+            chat -> {
+              throw new ChatTaskException(ChatTaskException.Code.MODEL_ERROR, "no");
+            })
         .isInstanceOf(ChatTaskException.class);
 
     assertThat(store().find(k).orElseThrow()).isEqualTo(before);
@@ -252,19 +247,13 @@ public abstract class ChatStoreContract<S extends ChatStore> {
         Message.builder(Role.USER).id("u2").content("two").build());
     ChatSnapshot before = store().find(k).orElseThrow();
 
-    assertThatThrownBy(
-            () ->
-                store()
-                    .update(
-                        k,
-                        chat ->
-                            Outcome.of(
-                                new ChatUpdate(
-                                    chat.record(),
-                                    chat.messages().subList(1, 2),
-                                    List.of(),
-                                    List.of()),
-                                null)))
+    assertThatUpdate(
+            k,
+            chat ->
+                Outcome.of(
+                    new ChatUpdate(
+                        chat.record(), chat.messages().subList(1, 2), List.of(), List.of()),
+                    null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("u1");
     assertThat(store().find(k).orElseThrow()).isEqualTo(before);
@@ -357,27 +346,19 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<?> holder =
-          pool.submit(
-              () ->
-                  store()
-                      .update(
-                          held,
-                          chat -> {
-                            entered.countDown();
-                            try {
-                              release.await();
-                            } catch (InterruptedException e) {
-                              throw new IllegalStateException(e);
-                            }
-                            return Outcome.of(
-                                new ChatUpdate(
-                                    ChatRecord.fresh(held, T0),
-                                    List.of(
-                                        Message.builder(Role.USER).id("h").content("held").build()),
-                                    List.of(),
-                                    List.of()),
-                                null);
-                          }));
+          heldUpdate(
+              pool,
+              held,
+              entered,
+              release,
+              chat ->
+                  Outcome.of(
+                      new ChatUpdate(
+                          ChatRecord.fresh(held, T0),
+                          List.of(Message.builder(Role.USER).id("h").content("held").build()),
+                          List.of(),
+                          List.of()),
+                      null));
       entered.await();
       // The held chat's work is in progress; another chat is read and written meanwhile.
       append(store(), other, Message.builder(Role.USER).id("o").content("other").build());
@@ -414,6 +395,40 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     assertThat(s.messages()).hasSize(n);
     assertThat(new HashSet<>(s.messages().stream().map(m -> m.id().value()).toList())).hasSize(n);
     assertThat(s.record().version()).isEqualTo(n);
+  }
+
+  /**
+   * Assertions on what {@code store().update(key, work)} throws (it fails when nothing is thrown).
+   */
+  protected <T> AbstractThrowableAssert<?, ? extends Throwable> assertThatUpdate(
+      ChatKey key, ChatWork<T> work) {
+    return assertThatThrownBy(() -> store().update(key, work));
+  }
+
+  /**
+   * Submits to {@code pool} an update of {@code key} that, holding the chat, counts down {@code
+   * entered}, waits for {@code release}, then does {@code work}.
+   */
+  private <T> Future<T> heldUpdate(
+      ExecutorService pool,
+      ChatKey key,
+      CountDownLatch entered,
+      CountDownLatch release,
+      ChatWork<T> work) {
+    return pool.submit(
+        () ->
+            store()
+                .update(
+                    key,
+                    chat -> {
+                      entered.countDown();
+                      try {
+                        release.await();
+                      } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                      }
+                      return work.run(chat);
+                    }));
   }
 
   private ChatTaskService service(FakeChatModel model) {
@@ -1002,23 +1017,16 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       Future<?> holder =
-          pool.submit(
-              () ->
-                  store()
-                      .update(
-                          held,
-                          chat -> {
-                            entered.countDown();
-                            try {
-                              release.await();
-                            } catch (InterruptedException e) {
-                              throw new IllegalStateException(e);
-                            }
-                            List<Message> h = new ArrayList<>(chat.messages());
-                            h.add(user("h1"));
-                            return Outcome.of(
-                                new ChatUpdate(chat.record(), h, List.of(), List.of()), null);
-                          }));
+          heldUpdate(
+              pool,
+              held,
+              entered,
+              release,
+              chat -> {
+                List<Message> h = new ArrayList<>(chat.messages());
+                h.add(user("h1"));
+                return Outcome.of(new ChatUpdate(chat.record(), h, List.of(), List.of()), null);
+              });
       assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
       // Another chat is deleted while the held one's call is in progress.
       assertThat(pool.submit(() -> store().delete(other)).get(30, TimeUnit.SECONDS)).isTrue();

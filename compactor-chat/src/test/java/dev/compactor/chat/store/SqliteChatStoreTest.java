@@ -35,16 +35,13 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
     try (SqliteChatStore other = SqliteChatStore.open(dir.resolve("nested/dir/chats.db"))) {
       store().update(k, chat -> append(k, chat, "first"));
 
-      assertThatThrownBy(
-              () ->
-                  store()
-                      .update(
-                          k,
-                          chat -> {
-                            // Meanwhile another process appends to the same chat.
-                            other.update(k, c2 -> append(k, c2, "from other"));
-                            return append(k, chat, "mine");
-                          }))
+      assertThatUpdate(
+              k,
+              chat -> {
+                // Meanwhile another process appends to the same chat.
+                other.update(k, c2 -> append(k, c2, "from other"));
+                return append(k, chat, "mine");
+              })
           .isInstanceOf(ChatTaskException.class)
           .extracting(e -> ((ChatTaskException) e).code())
           .isEqualTo(ChatTaskException.Code.CONFLICT);
@@ -59,15 +56,12 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
   void twoProcessesCreatingOneChat_laterCreatorGetsConflict() {
     ChatKey k = new ChatKey("t", "born-twice");
     try (SqliteChatStore other = SqliteChatStore.open(dir.resolve("nested/dir/chats.db"))) {
-      assertThatThrownBy(
-              () ->
-                  store()
-                      .update(
-                          k,
-                          chat -> {
-                            other.update(k, c2 -> append(k, c2, "other was first"));
-                            return append(k, chat, "mine");
-                          }))
+      assertThatUpdate(
+              k,
+              chat -> {
+                other.update(k, c2 -> append(k, c2, "other was first"));
+                return append(k, chat, "mine");
+              })
           .isInstanceOf(ChatTaskException.class)
           .hasMessageContaining("another process");
       assertThat(store().find(k).orElseThrow().messages())
@@ -84,13 +78,7 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
 
   @Test
   void aVersion1Database_isMigrated_keepsItsChats_andGainsListingAndKeys() throws Exception {
-    Path old = dir.resolve("v1.db");
-    org.flywaydb.core.Flyway.configure(getClass().getClassLoader())
-        .dataSource("jdbc:sqlite:" + old, null, null)
-        .locations(Migrations.LOCATION + "sqlite")
-        .target("1")
-        .load()
-        .migrate();
+    Path old = version1Database("v1.db");
     try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + old);
         java.sql.Statement st = c.createStatement()) {
       st.execute(
@@ -110,13 +98,7 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
 
   @Test
   void readOnlyVersion1Database_hasNoKeys_andIsNotMigrated() throws Exception {
-    Path old = dir.resolve("v1-ro.db");
-    org.flywaydb.core.Flyway.configure(getClass().getClassLoader())
-        .dataSource("jdbc:sqlite:" + old, null, null)
-        .locations(Migrations.LOCATION + "sqlite")
-        .target("1")
-        .load()
-        .migrate();
+    Path old = version1Database("v1-ro.db");
     try (SqliteChatStore ro = SqliteChatStore.openReadOnly(old)) {
       assertThat(ro.keys().list()).isEmpty();
       assertThat(ro.keys().anyActive()).isFalse();
@@ -153,5 +135,17 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
     List<Message> h = new ArrayList<>(chat.messages());
     h.add(Message.builder(Role.USER).content(text).build());
     return Outcome.of(new ChatUpdate(r, h, List.of(), List.of()), null);
+  }
+
+  /** A new database file {@code name} in the temporary directory, migrated to version 1 only. */
+  private Path version1Database(String name) {
+    Path file = dir.resolve(name);
+    org.flywaydb.core.Flyway.configure(getClass().getClassLoader())
+        .dataSource("jdbc:sqlite:" + file, null, null)
+        .locations(Migrations.LOCATION + "sqlite")
+        .target("1")
+        .load()
+        .migrate();
+    return file;
   }
 }

@@ -34,6 +34,9 @@ import java.util.function.ToDoubleBiFunction;
  *       throttle: a failed one or a check that found nothing to do does not.
  *   <li>The context is measured with the usage anchor (provider-reported input of the last response
  *       plus estimates of what came after) or, without a valid anchor, by estimates.
+ *   <li>With a {@link #planner(CostPlanner) cost planner} (the standard policy's), below the
+ *       budget: every tool output but the last few is masked as soon as the predicted saving over
+ *       the expected later calls pays back the prompt cache the masking invalidates.
  *   <li>From 90 % of the budget: one provider-visible reminder per view to save durable state
  *       (objective, decisions, work state, next move, files to reload, plus the project's {@code
  *       compact_instructions}). The reminder is a message in the log, so the marker survives
@@ -61,6 +64,15 @@ public final class AutoCompactor {
 
   /** The verbatim tail of the policy's summaries: at most this share of the budget. */
   public static final double SUMMARY_TAIL_SHARE = 0.35;
+
+  /**
+   * The masking options of a planned policy ({@link #planner(CostPlanner)}): placeholders that list
+   * up to 16 mentions, 24 code names and an index of up to 300 further identifiers of the output
+   * (one per 25 tokens) that the rest of the view lacks, so that the names an agent needs again
+   * survive masking outputs early. A base config's own values win.
+   */
+  public static final Map<String, Object> PLANNED_MASK_OPTIONS =
+      Map.of("mentions", 16, "names", 24, "index", 300);
 
   /** Metadata key marking the reminder message; its value is the view it was sent for. */
   public static final String REMINDER_KEY = "compaction_reminder_view";
@@ -114,6 +126,8 @@ public final class AutoCompactor {
   private final Clock clock;
   private final CompactionApplier applier;
   private ContextMeter meter;
+  // Cost-aware planning (#16): null keeps the fixed-threshold policy.
+  private CostPlanner planner;
   // The throttle: armed by a compaction that was applied (never by a failed one or by a check that
   // found nothing to do), with the visible message count of the new view.
   private int lastVisible = -1;
@@ -183,6 +197,12 @@ public final class AutoCompactor {
     TokenCounter counter = ctx.base().counter();
     ContextMeasurement measured = meter(counter).measure(active, ctx.model());
     long tokens = measured.tokens();
+    if (planner != null && mask != null && tokens < budget) {
+      CompactionOutcome early = maskEarly(ctx, active, tokens, budget, counter);
+      if (early != null) {
+        return early;
+      }
+    }
     if (tokens < settings.reminderRatio() * budget) {
       return new CompactionOutcome.NotNeeded("below the budget", tokens, budget);
     }
@@ -280,6 +300,130 @@ public final class AutoCompactor {
     return summarizeNow(ctx, active, tokens, budget, counter, started);
   }
 
+  /**
+   * Plans this policy's compactions by their cost under prompt caching ({@link CostPlanner}): below
+   * the budget, tool outputs are masked as soon as that pays back its cache rewrite; at the budget,
+   * masking keeps the planner's last outputs. Null (the default) keeps the fixed thresholds. Call
+   * before the first turn.
+   *
+   * @return this policy
+   */
+  public AutoCompactor planner(CostPlanner planner) {
+    this.planner = planner;
+    return this;
+  }
+
+  /** The planner, or null. */
+  public CostPlanner planner() {
+    return planner;
+  }
+
+  /**
+   * Early masking: every maskable tool output but the planner's last ones, when the predicted
+   * saving over the expected later calls pays the cache rewrite {@code margin} times over.
+   */
+  private CompactionOutcome maskEarly(
+      PolicyContext ctx, List<Message> active, long tokens, long budget, TokenCounter counter) {
+    if (tokens < planner.maskFromRatio() * budget) {
+      return null;
+    }
+    // A cheap estimate first (cached per-message counts): the outputs that would be masked, the
+    // first of them, and what follows it.
+    int outputs = 0;
+    for (Message m : active) {
+      if (m.role() == Role.TOOL && !m.uiOnly()) {
+        outputs++;
+      }
+    }
+    int due = outputs - planner.keepLast();
+    if (due <= 0) {
+      return null;
+    }
+    int first = -1;
+    long gross = 0;
+    int count = 0;
+    int seen = 0;
+    java.util.Set<String> pending = PendingCalls.of(active);
+    int keepHead = ctx.base().keepHead();
+    for (int i = 0; i < active.size() && seen < due; i++) {
+      Message m = active.get(i);
+      if (m.role() != Role.TOOL || m.uiOnly()) {
+        continue;
+      }
+      seen++;
+      if (i < keepHead
+          || m.pinned()
+          || m.content()
+              .startsWith(dev.compactor.core.compaction.mask.MaskProvider.PLACEHOLDER_PREFIX)
+          || m.metadata().extra().containsKey("compacted")
+          || (m.toolCallId() != null && pending.contains(m.toolCallId()))) {
+        continue;
+      }
+      int t = counter.countMessage(m);
+      if (t < dev.compactor.core.compaction.mask.MaskProvider.DEFAULT_MIN_TOKENS) {
+        continue;
+      }
+      if (first < 0) {
+        first = i;
+      }
+      gross += t;
+      count++;
+    }
+    if (first < 0) {
+      return null;
+    }
+    long estSaved = gross - PLACEHOLDER_ESTIMATE * count;
+    long tail = counter.countMessages(active.subList(first, active.size()));
+    long calls = planner.expectedCalls(conversation.master().messages());
+    if (!planner.pays(estSaved, tail - estSaved, calls)) {
+      return null;
+    }
+    Instant started = clock.instant();
+    Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
+    extra.put("keep_last", planner.keepLast());
+    extra.put("batch", 1);
+    PLANNED_MASK_OPTIONS.forEach(extra::putIfAbsent);
+    CompressionConfig cfg = ctx.base().toBuilder().limit(null).extraConfig(extra).build();
+    CompactionResult r;
+    try {
+      r = mask.compress(active, cfg);
+    } catch (CompactorException e) {
+      return null;
+    }
+    long stored = counter.countMessages(active);
+    long after = counter.countMessages(r.messages());
+    long saved = stored - after;
+    int changed = firstChange(active, r.messages());
+    long rewritten =
+        changed < 0 ? 0 : counter.countMessages(r.messages().subList(changed, r.messages().size()));
+    if (changed < 0 || !planner.pays(saved, rewritten, calls)) {
+      return null;
+    }
+    CompactionResult planned =
+        withNote(active, r, planner.describe("early mask", saved, rewritten, calls));
+    return applied(active, planned, mask.name(), tokens, budget, started, counter);
+  }
+
+  /** Tokens a placeholder is estimated to take, for the planner's cheap first estimate. */
+  private static final int PLACEHOLDER_ESTIMATE = 60;
+
+  /** Index of the first message of {@code b} that differs from {@code a}, or -1. */
+  static int firstChange(List<Message> a, List<Message> b) {
+    int n = Math.min(a.size(), b.size());
+    for (int i = 0; i < n; i++) {
+      if (!a.get(i).equals(b.get(i))) {
+        return i;
+      }
+    }
+    return a.size() == b.size() ? -1 : n;
+  }
+
+  private static CompactionResult withNote(List<Message> source, CompactionResult r, String note) {
+    List<String> notes = new java.util.ArrayList<>(r.limitations());
+    notes.add(note);
+    return CompactionResult.of(source, r.messages(), notes, r.provenance());
+  }
+
   /** The masking step: applied when it saves enough and brings the context under the budget. */
   private CompactionOutcome maskFirst(
       PolicyContext ctx,
@@ -290,8 +434,11 @@ public final class AutoCompactor {
       TokenCounter counter,
       Instant started) {
     Map<String, Object> extra = new LinkedHashMap<>(ctx.base().extraConfig());
-    extra.putIfAbsent("keep_last", MASK_KEEP_LAST);
-    extra.putIfAbsent("batch", MASK_BATCH);
+    extra.putIfAbsent("keep_last", planner == null ? MASK_KEEP_LAST : planner.keepLast());
+    extra.putIfAbsent("batch", planner == null ? MASK_BATCH : 1);
+    if (planner != null) {
+      PLANNED_MASK_OPTIONS.forEach(extra::putIfAbsent);
+    }
     CompressionConfig cfg = ctx.base().toBuilder().limit(ctx.limit()).extraConfig(extra).build();
     CompactionResult r;
     try {
@@ -379,14 +526,15 @@ public final class AutoCompactor {
     ProviderRegistry registry = ProviderRegistry.global();
     ContextProvider trim = registry.get(TrimProvider.NAME);
     return new AutoCompactor(
-        conversation,
-        registry.get("mask"),
-        trim,
-        registry.get(ManualCompaction.SUMMARIZE),
-        savingsOf(trim),
-        Settings.DEFAULTS,
-        Clock.systemUTC(),
-        listener);
+            conversation,
+            registry.get("mask"),
+            trim,
+            registry.get(ManualCompaction.SUMMARIZE),
+            savingsOf(trim),
+            Settings.DEFAULTS,
+            Clock.systemUTC(),
+            listener)
+        .planner(CostPlanner.DEFAULTS);
   }
 
   /**

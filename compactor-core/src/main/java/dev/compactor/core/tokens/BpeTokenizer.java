@@ -99,6 +99,7 @@ final class BpeTokenizer implements TextTokenizer {
     boolean fast = splitter;
     Matcher m = fast ? null : pattern.matcher(text);
     byte[] buf = new byte[64];
+    int[] scratch = new int[2 * (SMALL + 1)]; // mergeSmall's arrays, reused for every piece
     int tokens = 0;
     int at = 0;
     int n = text.length();
@@ -126,17 +127,21 @@ final class BpeTokenizer implements TextTokenizer {
         piece = text.substring(s, e).getBytes(StandardCharsets.UTF_8);
         len = piece.length;
       }
-      tokens += countPiece(piece, len);
+      tokens += countPiece(piece, len, scratch);
     }
     return tokens;
   }
 
-  /** The tokens of {@code b[0..len)}, one piece of the split. */
-  int countPiece(byte[] b, int len) {
+  /**
+   * The tokens of {@code b[0..len)}, one piece of the split.
+   *
+   * @param scratch at least {@code 2 * (SMALL + 1)} ints the merge may overwrite
+   */
+  private int countPiece(byte[] b, int len, int[] scratch) {
     if (len <= 1 || ranks.rankOf(b, 0, len) >= 0) {
       return len == 0 ? 0 : 1;
     }
-    return len <= SMALL ? mergeSmall(b, len) : mergeLarge(b, len);
+    return len <= SMALL ? mergeSmall(b, len, scratch) : mergeLarge(b, len);
   }
 
   private int rank(byte[] b, int from, int to) {
@@ -144,21 +149,24 @@ final class BpeTokenizer implements TextTokenizer {
     return r < 0 ? NONE : r;
   }
 
-  /** tiktoken's merge loop: parts[i] starts at pos[i]; pair[i] is the rank of parts i and i+1. */
-  private int mergeSmall(byte[] b, int len) {
+  /**
+   * tiktoken's merge loop: part i starts at {@code s[i]}, and {@code s[P + i]} is the rank of parts
+   * i and i+1 (P = {@code SMALL + 1}); {@code s} is the caller's scratch, so a piece allocates
+   * nothing.
+   */
+  private int mergeSmall(byte[] b, int len, int[] s) {
+    final int p = SMALL + 1;
     int n = len + 1;
-    int[] pos = new int[n];
-    int[] pair = new int[n];
     for (int i = 0; i < n; i++) {
-      pos[i] = i;
-      pair[i] = i + 2 <= len ? rank(b, i, i + 2) : NONE;
+      s[i] = i;
+      s[p + i] = i + 2 <= len ? rank(b, i, i + 2) : NONE;
     }
     while (true) {
       int min = NONE;
       int at = -1;
       for (int i = 0; i < n - 1; i++) {
-        if (pair[i] < min) {
-          min = pair[i];
+        if (s[p + i] < min) {
+          min = s[p + i];
           at = i;
         }
       }
@@ -166,12 +174,12 @@ final class BpeTokenizer implements TextTokenizer {
         break;
       }
       // Parts at and at+1 become one: its pair with the next part ends where part at+3 starts.
-      pair[at] = at + 3 < n ? rank(b, pos[at], pos[at + 3]) : NONE;
+      s[p + at] = at + 3 < n ? rank(b, s[at], s[at + 3]) : NONE;
       if (at > 0) {
-        pair[at - 1] = at + 2 < n ? rank(b, pos[at - 1], pos[at + 2]) : NONE;
+        s[p + at - 1] = at + 2 < n ? rank(b, s[at - 1], s[at + 2]) : NONE;
       }
-      System.arraycopy(pos, at + 2, pos, at + 1, n - at - 2);
-      System.arraycopy(pair, at + 2, pair, at + 1, n - at - 2);
+      System.arraycopy(s, at + 2, s, at + 1, n - at - 2);
+      System.arraycopy(s, p + at + 2, s, p + at + 1, n - at - 2);
       n--;
     }
     return n - 1;

@@ -41,7 +41,37 @@ final class CachingTokenCounter implements TokenCounter {
   private final MessageOverhead overhead;
   private final TokenCountCache shared;
   private final int[] roleTokens = new int[Role.values().length];
-  private final Map<Message, Integer> byMessage = new WeakHashMap<>();
+
+  /**
+   * Counts by message, weakly keyed, in stripes chosen by the message's hash so that threads
+   * counting different conversations (a server's requests) do not wait for one lock; the hash is
+   * computed before any lock is taken.
+   */
+  @SuppressWarnings("unchecked")
+  private final Map<Message, Integer>[] byMessage = new Map[STRIPES];
+
+  {
+    for (int i = 0; i < STRIPES; i++) {
+      byMessage[i] = new WeakHashMap<>();
+    }
+  }
+
+  /** {@link #byMessage} has {@code 2^STRIPE_BITS} stripes. */
+  private static final int STRIPE_BITS = 5;
+
+  private static final int STRIPES = 1 << STRIPE_BITS;
+
+  private Map<Message, Integer> stripe(Message m) {
+    return byMessage[(m.hashCode() * 0x9E3779B9) >>> (Integer.SIZE - STRIPE_BITS)];
+  }
+
+  private Integer cached(Message m) {
+    Map<Message, Integer> s = stripe(m);
+    synchronized (s) {
+      return s.get(m);
+    }
+  }
+
   private final Map<String, Integer> shortTexts;
 
   /** Texts up to this many chars are cached by {@link #countText} (BPE counters only). */
@@ -112,16 +142,14 @@ final class CachingTokenCounter implements TokenCounter {
     int n = messages.size();
     int[] out = new int[n];
     long uncounted = 0;
-    synchronized (byMessage) {
-      for (int i = 0; i < n; i++) {
-        Message m = messages.get(i);
-        Integer cached = m.uiOnly() ? Integer.valueOf(0) : byMessage.get(m);
-        if (cached != null) {
-          out[i] = cached;
-        } else {
-          out[i] = -1;
-          uncounted += m.content().length();
-        }
+    for (int i = 0; i < n; i++) {
+      Message m = messages.get(i);
+      Integer cached = m.uiOnly() ? Integer.valueOf(0) : cached(m);
+      if (cached != null) {
+        out[i] = cached;
+      } else {
+        out[i] = -1;
+        uncounted += m.content().length();
       }
     }
     if (uncounted >= PARALLEL_CHARS && n > 1) {
@@ -144,11 +172,9 @@ final class CachingTokenCounter implements TokenCounter {
     if (message.uiOnly()) {
       return 0;
     }
-    synchronized (byMessage) {
-      Integer cached = byMessage.get(message);
-      if (cached != null) {
-        return cached;
-      }
+    Integer cached = cached(message);
+    if (cached != null) {
+      return cached;
     }
     int count;
     if (shared != null) {
@@ -163,8 +189,9 @@ final class CachingTokenCounter implements TokenCounter {
     } else {
       count = compute(message);
     }
-    synchronized (byMessage) {
-      byMessage.put(message, count);
+    Map<Message, Integer> s = stripe(message);
+    synchronized (s) {
+      s.put(message, count);
     }
     return count;
   }

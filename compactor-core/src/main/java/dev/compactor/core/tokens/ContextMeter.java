@@ -85,11 +85,24 @@ public final class ContextMeter {
     checkpoints.add(running.copy());
   }
 
-  /** A one-off measurement with no memory between calls: O(history). */
+  /**
+   * A one-off measurement with no memory between calls: O(history). When no message can anchor
+   * (none is a response with usage and an input fingerprint), the estimate is made without
+   * digesting the prefix.
+   */
   public static ContextMeasurement measureOnce(
       List<Message> messages, String model, TokenCounter counter) {
-    return new ContextMeter(counter).measure(messages, model);
+    for (Message m : messages) {
+      if (isCandidate(m)) {
+        return new ContextMeter(counter).measure(messages, model);
+      }
+    }
+    // No message can anchor: the estimate alone, without digesting every message's prefix.
+    return ContextMeasurement.estimated(counter.countMessages(messages), NO_ANCHOR);
   }
+
+  private static final String NO_ANCHOR =
+      "no assistant message with provider usage and an input fingerprint";
 
   public TokenCounter counter() {
     return counter;
@@ -109,8 +122,7 @@ public final class ContextMeter {
     long estimateAll = tokens[n] + (visible[n] > 0 ? counter.overhead().replyPriming() : 0);
     int i = candidates.previousSetBit(n - 1);
     if (i < 0) {
-      return ContextMeasurement.estimated(
-          estimateAll, "no assistant message with provider usage and an input fingerprint");
+      return ContextMeasurement.estimated(estimateAll, NO_ANCHOR);
     }
     Message anchor = seen.get(i);
     InputFingerprint input = anchor.metadata().input();

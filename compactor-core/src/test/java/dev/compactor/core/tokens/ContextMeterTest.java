@@ -67,6 +67,24 @@ class ContextMeterTest {
   }
 
   @Test
+  void measureOnce_withoutAnyCandidate_givesWhatAMeterGives() {
+    List<Message> log = new ArrayList<>();
+    log.add(Message.system("You are a coding assistant."));
+    log.add(Message.user("Fix the failing test."));
+    log.add(Message.assistant("I'll look at it.")); // no usage: cannot anchor
+    log.add(Message.builder(Role.USER).content("shown only").uiOnly(true).build());
+    ContextMeasurement once = ContextMeter.measureOnce(log, MODEL, COUNTER);
+    ContextMeasurement meter = new ContextMeter(COUNTER).measure(log, MODEL);
+
+    assertThat(once).isEqualTo(meter);
+    assertThat(once.source()).isEqualTo(Source.ESTIMATE);
+    assertThat(once.tokens()).isEqualTo(COUNTER.countMessages(log)).isPositive();
+    assertThat(once.rejectedReason()).isEqualTo(meter.rejectedReason()).contains("no assistant");
+    assertThat(ContextMeter.measureOnce(List.of(), MODEL, COUNTER))
+        .isEqualTo(new ContextMeter(COUNTER).measure(List.of(), MODEL));
+  }
+
+  @Test
   void anchor_10plus800plus200_reachesLimit1000_whereTheTextEstimateDoesNot() {
     List<Message> log = anchoredConversation();
     ContextMeasurement m = ContextMeter.measureOnce(log, MODEL, COUNTER);

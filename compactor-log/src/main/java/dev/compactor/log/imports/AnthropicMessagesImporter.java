@@ -61,22 +61,14 @@ final class AnthropicMessagesImporter extends JsonDocumentImporter {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    JsonNode messages = JsonFormats.messageList(root);
-    requireChatArray(
-        source,
-        messages,
-        JsonFormats.messageListName(root),
-        root.isArray() ? java.util.List.of() : java.util.List.of("messages"));
+    requireMessageList(source, root);
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     AnthropicMessages.Decoded decoded = AnthropicMessages.decode(root);
     List<Message> out = decoded.messages();
     List<String> skipped =
         OpenAiMessages.located(
-            decoded.skipped(),
-            "messages",
-            source,
-            root.isArray() ? List.of() : List.of("messages"));
+            decoded.skipped(), "messages", source, JsonFormats.messageListPath(root));
     Assembly.addCapped(problems, skipped, "messages skipped");
     Map<String, Object> metadata =
         root.isObject() ? Json.rest(root, Set.of("messages", "system")) : Map.of();

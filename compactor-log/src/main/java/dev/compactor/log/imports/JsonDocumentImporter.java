@@ -1,7 +1,9 @@
 package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.core.message.Message;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * An importer of a format that is one JSON document: its detection parses the document first (the
@@ -46,8 +48,7 @@ abstract class JsonDocumentImporter extends FormatImporter {
    * @throws IOException when the source cannot be read again to locate the entry
    */
   static void requireChatArray(
-      ImportSource source, JsonNode messages, String what, java.util.List<?> arrayPath)
-      throws IOException {
+      ImportSource source, JsonNode messages, String what, List<?> arrayPath) throws IOException {
     String problem = JsonFormats.chatArrayProblem(messages, what);
     if (problem == null) {
       return;
@@ -57,9 +58,32 @@ abstract class JsonDocumentImporter extends FormatImporter {
       at = source.locate(arrayPath, java.util.Set.of(0)).get(0);
     } else if (!arrayPath.isEmpty() && arrayPath.get(0) instanceof Integer entry) {
       // The list is missing or not an array: name where its entry starts.
-      at = source.locate(java.util.List.of(), java.util.Set.of(entry)).get(entry);
+      at = source.locate(List.of(), java.util.Set.of(entry)).get(entry);
       at = at == null ? null : "entry at " + at;
     }
     throw new ImportException(source.name() + ": " + problem + (at == null ? "" : " (" + at + ")"));
+  }
+
+  /**
+   * The {@link JsonFormats#messageList} of {@code root} (the document itself or its {@code
+   * messages}), after {@link #requireChatArray} checked it.
+   */
+  static JsonNode requireMessageList(ImportSource source, JsonNode root) throws IOException {
+    JsonNode messages = JsonFormats.messageList(root);
+    requireChatArray(
+        source, messages, JsonFormats.messageListName(root), JsonFormats.messageListPath(root));
+    return messages;
+  }
+
+  /**
+   * The OpenAI-shaped chat array in {@code root}'s field {@code field}, checked by {@link
+   * #requireChatArray} then mapped by {@link OpenAiMessages}, which adds to {@code notes} and
+   * {@code problems}.
+   */
+  static List<Message> requireOpenAiMessages(
+      ImportSource source, JsonNode root, String field, List<String> notes, List<String> problems)
+      throws IOException {
+    requireChatArray(source, root.get(field), field, List.of(field));
+    return OpenAiMessages.map(root.get(field), field, notes, problems, source, List.of(field));
   }
 }

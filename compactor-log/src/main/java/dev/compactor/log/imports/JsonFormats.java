@@ -2,6 +2,7 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.wire.json.Json;
+import java.util.List;
 
 /** Detection helpers for the formats that are one JSON document. */
 final class JsonFormats {
@@ -21,6 +22,11 @@ final class JsonFormats {
   /** What {@link #chatArrayProblem} calls the {@link #messageList} of {@code root}. */
   static String messageListName(JsonNode root) {
     return root.isArray() ? "the array" : "messages";
+  }
+
+  /** Where the {@link #messageList} of {@code root} is, as {@link ImportSource#locate} takes it. */
+  static List<Object> messageListPath(JsonNode root) {
+    return root.isArray() ? List.of() : List.of("messages");
   }
 
   /**

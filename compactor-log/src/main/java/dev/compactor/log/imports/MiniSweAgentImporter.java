@@ -46,12 +46,9 @@ final class MiniSweAgentImporter extends JsonDocumentImporter {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    requireChatArray(source, root.get("messages"), "messages", java.util.List.of("messages"));
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    List<Message> messages =
-        OpenAiMessages.map(
-            root.get("messages"), "messages", notes, problems, source, List.of("messages"));
+    List<Message> messages = requireOpenAiMessages(source, root, "messages", notes, problems);
     Map<String, Object> metadata = Json.rest(root, Set.of("messages"));
     String id = Json.text(root, "instance_id");
     String name = id != null && !id.isBlank() ? id : source.baseName();

@@ -38,22 +38,12 @@ final class OpenAiChatImporter extends JsonDocumentImporter {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    JsonNode messages = JsonFormats.messageList(root);
-    requireChatArray(
-        source,
-        messages,
-        JsonFormats.messageListName(root),
-        root.isArray() ? java.util.List.of() : java.util.List.of("messages"));
+    JsonNode messages = requireMessageList(source, root);
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     List<Message> list =
         OpenAiMessages.map(
-            messages,
-            "messages",
-            notes,
-            problems,
-            source,
-            root.isArray() ? List.of() : List.of("messages"));
+            messages, "messages", notes, problems, source, JsonFormats.messageListPath(root));
     Map<String, Object> metadata = root.isObject() ? Json.rest(root, Set.of("messages")) : Map.of();
     return List.of(
         Assembly.conversation(source.baseName(), list, metadata, notes, problems, m -> true));

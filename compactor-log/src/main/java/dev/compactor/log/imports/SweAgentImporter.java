@@ -42,12 +42,9 @@ final class SweAgentImporter extends JsonDocumentImporter {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    requireChatArray(source, root.get("history"), "history", java.util.List.of("history"));
     List<String> notes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    List<Message> messages =
-        OpenAiMessages.map(
-            root.get("history"), "history", notes, problems, source, List.of("history"));
+    List<Message> messages = requireOpenAiMessages(source, root, "history", notes, problems);
     Map<String, Object> metadata = Json.rest(root, Set.of("history", "trajectory"));
     JsonNode steps = root.get("trajectory");
     if (steps != null && steps.isArray()) {

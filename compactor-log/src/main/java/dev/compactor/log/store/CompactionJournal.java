@@ -51,13 +51,7 @@ public final class CompactionJournal implements CompactionListener {
       StoredConversation owner, Path path, MessageCodec codec, List<String> readOnlyProblems) {
     JsonlFile.Scan<CompactionRecord> scan =
         JsonlFile.scan(path, line -> fromJson(codec, codec.parseLine(line)));
-    JsonlFile file;
-    if (readOnlyProblems == null) {
-      file = JsonlFile.openForAppend(path, scan);
-    } else {
-      JsonlFile.describeTail(path, scan).ifPresent(readOnlyProblems::add);
-      file = JsonlFile.openForReading(path, scan);
-    }
+    JsonlFile file = JsonlFile.open(path, scan, readOnlyProblems);
     CompactionJournal j = new CompactionJournal(owner, codec, file);
     scan.lines().forEach(l -> j.entries.add(l.value()));
     return j;

@@ -100,6 +100,21 @@ final class JsonlFile implements Closeable {
   }
 
   /**
+   * Opens {@code file} after a {@link #scan}: for appending ({@link #openForAppend}) when {@code
+   * readOnlyProblems} is null, else for reading only ({@link #openForReading}), adding a
+   * description of a torn tail, if any, to {@code readOnlyProblems}.
+   *
+   * @throws LogIOException when the file cannot be opened or repaired
+   */
+  static JsonlFile open(Path file, Scan<?> scan, List<String> readOnlyProblems) {
+    if (readOnlyProblems == null) {
+      return openForAppend(file, scan);
+    }
+    describeTail(file, scan).ifPresent(readOnlyProblems::add);
+    return openForReading(file, scan);
+  }
+
+  /**
    * Opens {@code file} for reading only after a {@link #scan}: nothing is created or repaired (a
    * torn tail stays as it is, outside the lines read), and {@link #append} is refused.
    *

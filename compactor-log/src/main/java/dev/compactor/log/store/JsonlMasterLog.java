@@ -65,13 +65,7 @@ final class JsonlMasterLog implements MasterLog {
             null);
       }
     }
-    JsonlFile file;
-    if (readOnlyProblems == null) {
-      file = JsonlFile.openForAppend(path, scan);
-    } else {
-      JsonlFile.describeTail(path, scan).ifPresent(readOnlyProblems::add);
-      file = JsonlFile.openForReading(path, scan);
-    }
+    JsonlFile file = JsonlFile.open(path, scan, readOnlyProblems);
     JsonlMasterLog log = new JsonlMasterLog(codec, file);
     for (JsonlFile.Line<Message> line : scan.lines()) {
       log.add(line.value(), new MessageRange(line.value().id(), line.start(), line.end()));

@@ -185,7 +185,14 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   }
 
   private void loadReadOnly() {
-    MessageCodec codec = new MessageCodec();
+    loadFiles(new MessageCodec());
+  }
+
+  /**
+   * Reads the master log, the views, the journal and the settings: for reading only (nothing
+   * created or repaired) when {@link #readOnlyProblems} is not null, else for writing.
+   */
+  private void loadFiles(MessageCodec codec) {
     log = JsonlMasterLog.open(dir.resolve(MASTER_FILE), codec, readOnlyProblems);
     views = ViewStore.open(dir, log, codec, readOnlyProblems);
     ViewStore.Loaded loaded = views.load(log);
@@ -280,18 +287,8 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   private void load() {
     MessageCodec codec = new MessageCodec();
     DurableFiles.deleteTempFiles(dir);
-    log = JsonlMasterLog.open(dir.resolve(MASTER_FILE), codec);
-    views = ViewStore.open(dir, log, codec);
-    ViewStore.Loaded loaded = views.load(log);
-    try {
-      conversation = new InMemoryConversation(log, loaded.history());
-    } catch (CompactorException e) {
-      throw new LogFormatException(dir.resolve(ViewStore.DIR), 0, -1, e.getMessage(), e);
-    }
-    recovery.putAll(loaded.recovery());
+    loadFiles(codec);
     log.onAppend(this::afterMasterAppend);
-    journal = CompactionJournal.open(this, dir.resolve(CompactionJournal.FILE), codec);
-    settings = ConversationSettings.open(this, dir.resolve(ConversationSettings.FILE), codec);
     Path outputs = dir.resolve(TOOL_OUTPUTS);
     try {
       Files.createDirectories(outputs);

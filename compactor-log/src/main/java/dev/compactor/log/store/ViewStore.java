@@ -157,12 +157,7 @@ final class ViewStore {
         continue;
       }
       boolean readOnly = readOnlyProblems != null;
-      if (readOnly) {
-        JsonlFile.describeTail(file, scan).ifPresent(readOnlyProblems::add);
-        active = JsonlFile.openForReading(file, scan);
-      } else {
-        active = JsonlFile.openForAppend(file, scan);
-      }
+      active = JsonlFile.open(file, scan, readOnlyProblems);
       // A crash between the master append and the view append leaves refs missing at the end.
       int added = 0;
       for (int i = l.masterSize(); i < log.size(); i++) {

@@ -63,7 +63,7 @@ class OverflowRecoveryStoredTest {
             return new ChatResponse(reply, null, FinishReason.STOP, null, null, null, null);
           };
       OverflowRecovery recovery =
-          new OverflowRecovery(Clock.systemUTC(), r -> c.journal().append(record(r)));
+          new OverflowRecovery(Clock.systemUTC(), r -> c.journal().append(CompactionRecord.of(r)));
       PolicyContext ctx =
           PolicyContext.of(
               "test/model",
@@ -104,18 +104,5 @@ class OverflowRecoveryStoredTest {
       assertThat(new ViewValidator().validate(c.activeMessages())).isEmpty();
       assertThat(c.activeMessages()).extracting(Message::role).contains(Role.SYSTEM);
     }
-  }
-
-  private static CompactionRecord record(dev.compactor.core.policy.AppliedCompaction r) {
-    return new CompactionRecord(
-        r.at(),
-        r.trigger().wireName(),
-        r.strategy(),
-        r.tokensBefore(),
-        r.tokensAfter(),
-        r.messagesBefore(),
-        r.messagesAfter(),
-        r.viewId(),
-        java.util.Map.of());
   }
 }

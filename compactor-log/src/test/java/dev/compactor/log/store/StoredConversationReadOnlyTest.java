@@ -8,7 +8,6 @@ import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.view.View;
-import dev.compactor.core.view.ViewEntry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,19 +32,7 @@ class StoredConversationReadOnlyTest {
   /** A conversation with a compacted view and one message appended after it. */
   private List<View> compacted() {
     try (StoredConversation c = StoredConversation.open(dir)) {
-      Message a = user("a", "first");
-      Message b = Message.assistant("second").withId(MessageId.of("b"));
-      c.append(a);
-      c.append(b);
-      c.append(user("d", "third"));
-      Message stub = Message.system("stub of a+b").withId(MessageId.of("s1"));
-      c.switchTo(
-          new View(
-              c.nextViewId(),
-              List.of(
-                  new ViewEntry.Synthesized(stub, List.of(a.id(), b.id())),
-                  new ViewEntry.Ref(MessageId.of("d")))));
-      c.append(user("e", "after compaction"));
+      CompactedConversation.write(c);
       c.settings().put("budget", "64000");
       return c.views();
     }

@@ -141,20 +141,7 @@ class StoredConversationTest {
   void switchTo_persistsViews_andReopenRestoresEveryViewAndTheActiveOne() throws IOException {
     List<View> before;
     try (StoredConversation c = StoredConversation.open(dir)) {
-      Message a = user("a", "first");
-      Message b = Message.assistant("second").withId(MessageId.of("b"));
-      Message d = user("d", "third");
-      c.append(a);
-      c.append(b);
-      c.append(d);
-      Message stub = Message.system("stub of a+b").withId(MessageId.of("s1"));
-      c.switchTo(
-          new View(
-              c.nextViewId(),
-              List.of(
-                  new ViewEntry.Synthesized(stub, List.of(a.id(), b.id())),
-                  new ViewEntry.Ref(d.id()))));
-      c.append(user("e", "after compaction"));
+      CompactedConversation.write(c);
       before = c.views();
       assertThat(c.activeView().id()).isEqualTo("compacted-001");
     }

@@ -21,7 +21,6 @@ import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.FinishReason;
 import dev.compactor.core.model.ModelApi;
-import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.RetryableModelException;
 import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.AnthropicContextManagement.ClearThinking;
@@ -58,28 +57,14 @@ class AnthropicMessagesModelTest {
   }
 
   private static List<Message> weatherWithCompaction() {
-    List<Message> msgs = new ArrayList<>(Conversations.weather());
-    Message answer = msgs.get(5);
-    msgs.set(
-        5,
-        answer.toBuilder()
-            .metadata(
-                ProviderCompaction.withItems(
-                    answer.metadata(),
-                    List.of(
-                        new CompactionItem(
-                            "anthropic",
-                            Map.of(
-                                "type",
-                                "compaction",
-                                "content",
-                                "Summary: the user asked for the weather.")),
-                        new CompactionItem(
-                            "openai",
-                            Map.of(
-                                "type", "compaction", "encrypted_content", "not-for-anthropic")))))
-            .build());
-    return msgs;
+    return Conversations.weatherWithCompaction(
+        List.of(
+            new CompactionItem(
+                "anthropic",
+                Map.of(
+                    "type", "compaction", "content", "Summary: the user asked for the weather.")),
+            new CompactionItem(
+                "openai", Map.of("type", "compaction", "encrypted_content", "not-for-anthropic"))));
   }
 
   private static ChatRequest weatherRequest() {

@@ -55,20 +55,11 @@ class OpenAiResponsesModelTest {
 
   /** The weather conversation whose final answer carries a compaction item from a response. */
   private static List<Message> weatherWithCompaction() {
-    List<Message> msgs = new ArrayList<>(Conversations.weather());
     Map<String, Object> raw = new LinkedHashMap<>();
     raw.put("id", "cmp_1");
     raw.put("type", "compaction");
     raw.put("encrypted_content", "gAAAA-opaque");
-    Message answer = msgs.get(5);
-    msgs.set(
-        5,
-        answer.toBuilder()
-            .metadata(
-                ProviderCompaction.withItems(
-                    answer.metadata(), List.of(new CompactionItem("openai", raw))))
-            .build());
-    return msgs;
+    return Conversations.weatherWithCompaction(List.of(new CompactionItem("openai", raw)));
   }
 
   private static ChatRequest weatherRequest() {

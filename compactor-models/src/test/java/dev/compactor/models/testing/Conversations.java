@@ -4,7 +4,10 @@ import dev.compactor.core.message.Message;
 import dev.compactor.core.message.ReasoningBlock;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
+import dev.compactor.core.model.CompactionItem;
+import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.ToolSpec;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The conversations the wire-format tests send. */
@@ -39,5 +42,17 @@ public final class Conversations {
         Message.assistant("Oslo -3 C, Paris 12 C."),
         Message.builder(Role.USER).content("(shown to the user only)").uiOnly(true).build(),
         Message.user("Thanks. Now the time?"));
+  }
+
+  /** {@link #weather()} whose answer (the sixth message) carries {@code items} from a response. */
+  public static List<Message> weatherWithCompaction(List<CompactionItem> items) {
+    List<Message> msgs = new ArrayList<>(weather());
+    Message answer = msgs.get(5);
+    msgs.set(
+        5,
+        answer.toBuilder()
+            .metadata(ProviderCompaction.withItems(answer.metadata(), items))
+            .build());
+    return msgs;
   }
 }

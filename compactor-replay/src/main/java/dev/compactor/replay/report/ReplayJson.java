@@ -142,6 +142,9 @@ public final class ReplayJson {
     o.put("neededFacts", m.neededFacts());
     o.put("recalledFacts", m.recalledFacts());
     o.put("recall", m.recall());
+    o.put("recallCalls", m.recallCalls());
+    o.put("recallTokens", m.recallTokens());
+    o.put("recoveredFacts", m.recoveredFacts());
     o.put("compactionMillis", Math.round(m.compactionMillis()));
     if (base != null && base.inputTokens() > 0) {
       Map<String, Object> rel = new LinkedHashMap<>();

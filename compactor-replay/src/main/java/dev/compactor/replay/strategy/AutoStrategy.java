@@ -6,6 +6,7 @@ import dev.compactor.core.compaction.ProviderRegistry;
 import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.policy.AutoCompactor;
 import dev.compactor.core.policy.CompactionOutcome;
+import dev.compactor.core.policy.CostPlanner;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
@@ -16,8 +17,9 @@ import java.util.Objects;
 /**
  * {@code auto}: the default automatic policy ({@link AutoCompactor}) exactly as a live conversation
  * runs it after every turn: the 90 % reminder (a real, provider-visible message that later calls
- * send); at the budget, batched observation masking when that alone is enough, else a trim toward
- * 70 % of the budget, else a summary; the failed-summary latch. The only difference to {@link
+ * send); from 25 % of the budget, the cost planner's early masking ({@link CostPlanner#DEFAULTS});
+ * at the budget, observation masking when that alone is enough, else a trim toward 70 % of the
+ * budget, else a summary; the failed-summary latch. The only difference to {@link
  * AutoCompactor#standard} is the throttle, which is zero: a replay has no wall-clock time between
  * turns, and every turn adds messages anyway.
  */
@@ -31,10 +33,12 @@ public final class AutoStrategy implements ReplayStrategy {
   private final String name;
   private final AutoCompactor.Settings settings;
   private final double keepRecentShare;
+  private final CostPlanner planner;
+  private final java.util.Map<String, Object> options;
 
   /** The {@link java.util.ServiceLoader} constructor: {@link #SETTINGS}. */
   public AutoStrategy() {
-    this(NAME, SETTINGS, 1.0);
+    this(NAME, SETTINGS, 1.0, CostPlanner.DEFAULTS);
   }
 
   /**
@@ -46,6 +50,33 @@ public final class AutoStrategy implements ReplayStrategy {
    *     {@link PolicyContext#DEFAULT_KEEP_RECENT_TOKENS}
    */
   public AutoStrategy(String name, AutoCompactor.Settings settings, double keepRecentShare) {
+    this(name, settings, keepRecentShare, null);
+  }
+
+  /**
+   * With other policy settings and a cost planner.
+   *
+   * @param planner the policy's {@link AutoCompactor#planner(CostPlanner) cost planner}, or null
+   */
+  public AutoStrategy(
+      String name, AutoCompactor.Settings settings, double keepRecentShare, CostPlanner planner) {
+    this(name, settings, keepRecentShare, planner, java.util.Map.of());
+  }
+
+  /**
+   * With other policy settings, a cost planner and strategy options.
+   *
+   * @param options the policy's {@link CompressionConfig#extraConfig()} (e.g. the masking
+   *     placeholders' {@code names} and {@code mentions})
+   */
+  public AutoStrategy(
+      String name,
+      AutoCompactor.Settings settings,
+      double keepRecentShare,
+      CostPlanner planner,
+      java.util.Map<String, Object> options) {
+    this.planner = planner;
+    this.options = java.util.Map.copyOf(options);
     this.name = Objects.requireNonNull(name, "name");
     this.settings = Objects.requireNonNull(settings, "settings");
     if (!(keepRecentShare > 0 && keepRecentShare <= 1)) {
@@ -72,8 +103,8 @@ public final class AutoStrategy implements ReplayStrategy {
 
   @Override
   public String description() {
-    return "the default automatic policy: reminder at 90 %, trim toward 70 % at the budget, summary"
-        + " when a trim is not enough";
+    return "the default automatic policy: early masking when it pays (cost planner), reminder at 90"
+        + " %, at the budget masking, else trim toward 70 %, else summary";
   }
 
   @Override
@@ -88,19 +119,20 @@ public final class AutoStrategy implements ReplayStrategy {
         PolicyContext.of(
                 setup.model(),
                 setup.budgetTokens(),
-                CompressionConfig.builder().counter(setup.counter()).build())
+                CompressionConfig.builder().counter(setup.counter()).extraConfig(options).build())
             .withKeepRecentTokens(tail);
     return new ConversationSession() {
       private final AutoCompactor policy =
           new AutoCompactor(
-              conversation,
-              registry.get("mask"),
-              trim,
-              Summaries.counted(setup),
-              AutoCompactor.savingsOf(trim),
-              settings,
-              setup.clock(),
-              r -> setup.events().compacted(r.strategy(), r.tokensBefore(), r.tokensAfter()));
+                  conversation,
+                  registry.get("mask"),
+                  trim,
+                  Summaries.counted(setup),
+                  AutoCompactor.savingsOf(trim),
+                  settings,
+                  setup.clock(),
+                  r -> setup.events().compacted(r.strategy(), r.tokensBefore(), r.tokensAfter()))
+              .planner(planner);
 
       @Override
       public void afterTurn() {

@@ -5,11 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Digests of the items a client sends (Chat Completions messages, Anthropic turns and system): the
@@ -23,29 +22,29 @@ final class ItemDigests {
 
   /** The canonical JSON text of a node. */
   static String canonical(JsonNode node) {
-    StringBuilder sb = new StringBuilder();
+    StringBuilder sb = new StringBuilder(256);
     write(node, sb);
     return sb.toString();
   }
 
   private static void write(JsonNode n, StringBuilder sb) {
-    if (n.isObject()) {
-      Map<String, JsonNode> sorted = new TreeMap<>();
-      Iterator<Map.Entry<String, JsonNode>> it = n.fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
-        sorted.put(e.getKey(), e.getValue());
+    if (n.isTextual()) {
+      quote(n.textValue(), sb);
+    } else if (n.isObject()) {
+      String[] names = new String[n.size()];
+      Iterator<String> it = n.fieldNames();
+      for (int i = 0; it.hasNext(); i++) {
+        names[i] = it.next();
       }
+      Arrays.sort(names);
       sb.append('{');
-      boolean first = true;
-      for (Map.Entry<String, JsonNode> e : sorted.entrySet()) {
-        if (!first) {
+      for (int i = 0; i < names.length; i++) {
+        if (i > 0) {
           sb.append(',');
         }
-        first = false;
-        sb.append(com.fasterxml.jackson.databind.node.TextNode.valueOf(e.getKey()).toString())
-            .append(':');
-        write(e.getValue(), sb);
+        quote(names[i], sb);
+        sb.append(':');
+        write(n.get(names[i]), sb);
       }
       sb.append('}');
     } else if (n.isArray()) {
@@ -62,6 +61,40 @@ final class ItemDigests {
     }
   }
 
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  /**
+   * A JSON string literal exactly as Jackson writes it by default ({@code TextNode.toString()}):
+   * quote and backslash escaped, control characters as the short escapes (b, t, n, f, r) or as a
+   * six-character u-escape with upper-case hex digits, everything else as it is. Written here
+   * rather than with a Jackson generator per string: digests are taken of every item of every
+   * request, and a generator per string cost more than all the rest.
+   */
+  static void quote(String s, StringBuilder sb) {
+    sb.append('"');
+    int from = 0;
+    int len = s.length();
+    for (int i = 0; i < len; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x20 && c != '"' && c != '\\') {
+        continue;
+      }
+      sb.append(s, from, i);
+      from = i + 1;
+      switch (c) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case '\b' -> sb.append("\\b");
+        case '\t' -> sb.append("\\t");
+        case '\n' -> sb.append("\\n");
+        case '\f' -> sb.append("\\f");
+        case '\r' -> sb.append("\\r");
+        default -> sb.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+      }
+    }
+    sb.append(s, from, len).append('"');
+  }
+
   /** The digest of one item. */
   static String of(JsonNode item) {
     return hex(sha256().digest(canonical(item).getBytes(StandardCharsets.UTF_8)));
@@ -72,10 +105,11 @@ final class ItemDigests {
     List<String> out = new ArrayList<>(items.size());
     String prev = "";
     for (JsonNode item : items) {
+      String digest = of(item); // before taking the digester: of() uses (and resets) it too
       MessageDigest md = sha256();
       md.update(prev.getBytes(StandardCharsets.US_ASCII));
       md.update((byte) '|');
-      md.update(of(item).getBytes(StandardCharsets.US_ASCII));
+      md.update(digest.getBytes(StandardCharsets.US_ASCII));
       prev = hex(md.digest());
       out.add(prev);
     }
@@ -86,11 +120,20 @@ final class ItemDigests {
     return HexFormat.of().formatHex(b);
   }
 
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("SHA-256 is always available", e);
+            }
+          });
+
+  /** This thread's SHA-256, reset. */
   private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is always available", e);
-    }
+    MessageDigest md = SHA256.get();
+    md.reset();
+    return md;
   }
 }

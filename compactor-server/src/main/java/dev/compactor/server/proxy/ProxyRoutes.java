@@ -18,6 +18,7 @@ import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.ModelError;
 import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionOutcome;
+import dev.compactor.core.policy.PendingCalls;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.recovery.OverflowRecovery;
 import dev.compactor.core.recovery.RecoveryFailedException;
@@ -339,6 +340,7 @@ public final class ProxyRoutes {
     Headers headers;
     Compactor compactor;
     Conversation conversation; // the core conversation of the view sent, for overflow recovery
+    List<Message> messages; // the decoded view sent (when nothing new is compacted)
     Target target;
     String session; // the client's session header (SessionHeaders), or null
     ProxySettings policy;
@@ -409,7 +411,7 @@ public final class ProxyRoutes {
   }
 
   private Plan plan(Context ctx, WireApi api, byte[] raw, Target t) throws WireApi.Unreadable {
-    JsonNode body = Json.tryParse(new String(raw, StandardCharsets.UTF_8));
+    JsonNode body = parseBody(raw);
     Plan p = new Plan();
     p.api = api;
     p.body = body;
@@ -452,6 +454,17 @@ public final class ProxyRoutes {
     }
     p.effective = effective;
     List<Message> messages = api.decode(effective);
+    p.messages = messages;
+    long below = belowBudget(p, messages);
+    if (below >= 0) {
+      // below the budget, known from the previous request's count: nothing to compact
+      Headers h = new Headers("none", p.externalKey != null ? p.externalKey : p.id, below, below);
+      h.upstream = t.name();
+      h.api = api.name().toLowerCase(Locale.ROOT);
+      p.headers = h;
+      p.send = p.view == null ? raw : bytes(api.body(body, effective));
+      return p;
+    }
     Compactor.Result r = p.compactor.compact(messages);
     p.conversation = r.conversation();
     CompactionOutcome o = r.outcome();
@@ -478,6 +491,65 @@ public final class ProxyRoutes {
       h.after = o.tokens();
     }
     return p;
+  }
+
+  /** What was counted of a request sent as it stood: its tokens, with the compactor counting. */
+  private record Counted(Compactor compactor, long tokens) {}
+
+  /** Entries of {@link #counted} before it is emptied. */
+  private static final int COUNTED_ENTRIES = 10_000;
+
+  /**
+   * Tokens of the request sent uncompacted last, by {@code conversation id @ version}: the
+   * conversation as it stood then, so the next request of it counts only its new messages.
+   */
+  private final Map<String, Counted> counted = new ConcurrentHashMap<>();
+
+  /**
+   * The context size of this request when it is known to be below the budget without counting the
+   * whole conversation again: the previous request of the stored conversation was sent as it stood
+   * (its count kept in {@link #counted}), and that count plus the new messages' (the meter's sum:
+   * per message, plus the reply priming already in the previous count) is below the budget, with no
+   * tool call pending, and the reminder is off. Else -1: the compactor measures (and compacts, or
+   * reminds) as usual.
+   */
+  private long belowBudget(Plan p, List<Message> messages) {
+    if (p.prior == null || p.policy.reminderOn()) {
+      return -1; // the reminder's 90 % check is the compactor's
+    }
+    Counted before = counted.get(p.prior.id() + "@" + p.prior.version());
+    if (before == null || before.compactor() != p.compactor) {
+      return -1;
+    }
+    int prefix = (p.view == null ? 0 : p.view.size() - p.covered) + p.prior.lastLength();
+    long tokens = before.tokens();
+    for (Message m : messages) {
+      int i = p.api.sourceIndex(m, p.effective);
+      if (i < 0) {
+        return -1;
+      }
+      if (i >= prefix && !m.uiOnly()) {
+        tokens += p.compactor.counter().countMessage(m);
+      }
+    }
+    if (tokens >= p.compactor.budget().tokens() || PendingCalls.any(messages)) {
+      return -1;
+    }
+    return tokens;
+  }
+
+  /** Remembers the count of a request sent as it stood, for the conversation's next request. */
+  private void remember(Plan p, long version) {
+    if (!"none".equals(p.headers.action) || p.headers.before < 0) {
+      return;
+    }
+    if (counted.size() >= COUNTED_ENTRIES) {
+      counted.clear();
+    }
+    if (p.prior != null) {
+      counted.remove(p.prior.id() + "@" + p.prior.version());
+    }
+    counted.put(p.id + "@" + version, new Counted(p.compactor, p.headers.before));
   }
 
   /** Sends the reminder, when the plan's policy wants it now: see {@link ProxyReminder}. */
@@ -700,6 +772,9 @@ public final class ProxyRoutes {
           throw new Relayed(a, error);
         };
     Compactor c = plan.compactor;
+    if (plan.conversation == null) {
+      plan.conversation = c.compact(plan.messages).conversation(); // below the budget: as sent
+    }
     PolicyContext pctx =
         PolicyContext.of(
             c.model(),
@@ -906,6 +981,9 @@ public final class ProxyRoutes {
       ProxyStore.Activity activity = activity(p);
       boolean ok =
           store.save(next, p.prior == null ? -1 : p.prior.version(), p.releaseKeyOf, log, activity);
+      if (ok) {
+        remember(p, version);
+      }
       if (!ok) {
         // Changed meanwhile (a concurrent request on the same conversation): keep this one as a
         // fork of its own, whole, rather than lose it or mix the two.
@@ -1012,6 +1090,16 @@ public final class ProxyRoutes {
     ObjectNode o = Json.object();
     o.putObject("error").put("code", code).put("message", message);
     ctx.status(status).contentType("application/json").result(Json.write(o));
+  }
+
+  /** The body as JSON, or null when it is not JSON (parsed from the bytes, not copied to text). */
+  private static JsonNode parseBody(byte[] raw) {
+    try {
+      JsonNode n = Json.MAPPER.readTree(raw);
+      return n == null || n.isMissingNode() ? null : n;
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private static byte[] bytes(JsonNode node) {

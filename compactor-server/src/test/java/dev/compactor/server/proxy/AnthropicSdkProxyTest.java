@@ -178,7 +178,9 @@ class AnthropicSdkProxyTest {
     assertThat(f.model.rejections()).isEmpty();
     assertThat(sent).hasSize(ROUNDS);
     int compactions = PrefixChecks.assertCachePreserving(sent, actions);
-    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 3);
+    // the default policy's cost planner masks a few outputs at a time once that pays back the
+    // cache it invalidates (about every third round here), never on every round
+    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 2);
     // the client's cache_control marker on the system prompt is on every request
     assertThat(sent)
         .allMatch(r -> r.json().at("/system/0/cache_control/type").asText().equals("ephemeral"));

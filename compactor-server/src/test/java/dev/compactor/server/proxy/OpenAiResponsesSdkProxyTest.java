@@ -197,7 +197,9 @@ class OpenAiResponsesSdkProxyTest {
     assertThat(f.model.rejections()).isEmpty();
     assertThat(sent).hasSize(ROUNDS);
     int compactions = PrefixChecks.assertCachePreserving(sent, actions, "input");
-    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 3);
+    // the default policy's cost planner masks a few outputs at a time once that pays back the
+    // cache it invalidates (about every third round here), never on every round
+    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 2);
     assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-client-key");
     // the instructions reach the provider on every request
     assertThat(sent)

@@ -162,7 +162,9 @@ class OpenAiSdkProxyTest {
     assertThat(f.model.rejections()).isEmpty();
     assertThat(sent).hasSize(ROUNDS);
     int compactions = PrefixChecks.assertCachePreserving(sent, actions);
-    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 3);
+    // the default policy's cost planner masks a few outputs at a time once that pays back the
+    // cache it invalidates (about every third round here), never on every round
+    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 2);
     // the client's own key reached the provider (local mode) and one conversation held it all
     assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-client-key");
     assertThat(conversations).hasSize(1);

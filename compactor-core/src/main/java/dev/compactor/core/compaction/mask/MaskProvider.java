@@ -80,7 +80,10 @@ import java.util.Set;
  *   <li>{@value #BATCH} (default {@value #DEFAULT_BATCH}, &ge; 1): the grid the boundary moves on;
  *   <li>{@value #MIN_TOKENS} (default {@value #DEFAULT_MIN_TOKENS}, &ge; 0): smaller outputs stay;
  *   <li>{@value #NAMES} (default {@value #DEFAULT_NAMES}, &ge; 0): code names a placeholder lists
- *       at most (0: only the mentions).
+ *       at most (0: only the mentions);
+ *   <li>{@value #MENTIONS} (default 8, &ge; 0): mentions a placeholder lists at most;
+ *   <li>{@value #INDEX} (default 0, &ge; 0): further identifiers of the output a placeholder lists
+ *       at most (one per {@value #INDEX_TOKENS_PER_NAME} tokens of output).
  * </ul>
  *
  * <p>Stateless and thread-safe. Example:
@@ -119,6 +122,19 @@ public final class MaskProvider implements ContextProvider {
   public static final String NAMES = "names";
 
   public static final int DEFAULT_NAMES = 12;
+
+  /**
+   * extraConfig key: further identifiers of the output (any kind, in order of appearance) that the
+   * rest of the view lacks, at most this many per placeholder and one per {@value
+   * #INDEX_TOKENS_PER_NAME} tokens of output (default 0: none).
+   */
+  public static final String INDEX = "index";
+
+  /** Tokens of output per identifier of a placeholder's index. */
+  public static final int INDEX_TOKENS_PER_NAME = 25;
+
+  /** extraConfig key: mentions (errors, tests, paths, ids) a placeholder lists at most. */
+  public static final String MENTIONS = "mentions";
 
   /** How every placeholder starts; an output starting with it is never masked again. */
   public static final String PLACEHOLDER_PREFIX = "[Output masked - ";
@@ -186,11 +202,16 @@ public final class MaskProvider implements ContextProvider {
       Message m = messages.get(i);
       int tokens = counter.countText(m.content());
       String reference = config.archive().save(m, m.content());
-      List<String> mentions = Identifiers.mentions(m.content(), MAX_MENTIONS);
+      List<String> mentions = Identifiers.mentions(m.content(), options.mentions);
       named.addAll(mentions);
       List<String> names = Identifiers.codeNames(m.content(), options.names, named);
       named.addAll(names);
-      String placeholder = placeholder(tokens, mentions, names, reference);
+      List<String> also = List.of();
+      if (options.index > 0) {
+        also = index(m, named, Math.min(options.index, 1 + tokens / INDEX_TOKENS_PER_NAME));
+        named.addAll(also);
+      }
+      String placeholder = placeholder(tokens, mentions, names, also, reference);
       Message masked =
           m.toBuilder().id(MessageId.of(m.id().value() + ID_SUFFIX)).content(placeholder).build();
       out.set(i, masked);
@@ -224,6 +245,24 @@ public final class MaskProvider implements ContextProvider {
     return CompactionResult.of(messages, out, notes, provenance);
   }
 
+  /**
+   * The identifiers of {@code m} ({@link Identifiers#of}: paths, code names, errors, quoted
+   * strings, long numbers) that {@code named} lacks, in order of first appearance, at most {@code
+   * max}.
+   */
+  static List<String> index(Message m, Set<String> named, int max) {
+    List<String> out = new ArrayList<>();
+    for (String id : Identifiers.of(m)) {
+      if (out.size() >= max) {
+        break;
+      }
+      if (!named.contains(id) && Identifiers.listable(id)) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
   /** The placeholder text; public so that tools and tests can recognise and parse it. */
   public static String placeholder(int tokens, List<String> mentions, String reference) {
     return placeholder(tokens, mentions, List.of(), reference);
@@ -235,6 +274,15 @@ public final class MaskProvider implements ContextProvider {
    */
   public static String placeholder(
       int tokens, List<String> mentions, List<String> names, String reference) {
+    return placeholder(tokens, mentions, names, List.of(), reference);
+  }
+
+  /**
+   * The placeholder text with the code names and the further identifiers of the output's index
+   * ({@code also: `x`, `y`}); public so that tools and tests can recognise and parse it.
+   */
+  public static String placeholder(
+      int tokens, List<String> mentions, List<String> names, List<String> also, String reference) {
     StringBuilder sb = new StringBuilder(PLACEHOLDER_PREFIX);
     sb.append(String.format(Locale.ROOT, "%,d tokens", tokens));
     if (!mentions.isEmpty()) {
@@ -242,6 +290,9 @@ public final class MaskProvider implements ContextProvider {
     }
     if (!names.isEmpty()) {
       sb.append("; names: `").append(String.join("`, `", names)).append('`');
+    }
+    if (!also.isEmpty()) {
+      sb.append("; also: `").append(String.join("`, `", also)).append('`');
     }
     sb.append(']');
     if (reference != null && !reference.isBlank()) {
@@ -293,8 +344,12 @@ public final class MaskProvider implements ContextProvider {
     final int batch;
     final int minTokens;
     final int names;
+    final int mentions;
+    final int index;
 
-    private Options(int keepLast, int batch, int minTokens, int names) {
+    private Options(int keepLast, int batch, int minTokens, int names, int mentions, int index) {
+      this.index = index;
+      this.mentions = mentions;
       this.keepLast = keepLast;
       this.batch = batch;
       this.minTokens = minTokens;
@@ -307,7 +362,9 @@ public final class MaskProvider implements ContextProvider {
           intOption(extra, KEEP_LAST, DEFAULT_KEEP_LAST, 0),
           intOption(extra, BATCH, DEFAULT_BATCH, 1),
           intOption(extra, MIN_TOKENS, DEFAULT_MIN_TOKENS, 0),
-          intOption(extra, NAMES, DEFAULT_NAMES, 0));
+          intOption(extra, NAMES, DEFAULT_NAMES, 0),
+          intOption(extra, MENTIONS, MAX_MENTIONS, 0),
+          intOption(extra, INDEX, 0, 0));
     }
 
     private static int intOption(Map<String, Object> extra, String key, int dflt, int min) {
