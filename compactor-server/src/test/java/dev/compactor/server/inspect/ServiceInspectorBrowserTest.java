@@ -362,7 +362,9 @@ class ServiceInspectorBrowserTest {
     }
     assertThat(counted).isEqualTo(entries.size());
 
-    WebElement stub = browser.driver.findElement(By.cssSelector("tr.entry.kind-stubbed"));
+    // a trim stub or a mask placeholder, whichever the proxy's planner chose for a tool output
+    WebElement stub =
+        browser.driver.findElement(By.cssSelector("tr.entry.kind-stubbed, tr.entry.kind-masked"));
     stub.findElement(By.cssSelector("a.recover")).click();
     WebElement text =
         new WebDriverWait(browser.driver, Duration.ofSeconds(20))
