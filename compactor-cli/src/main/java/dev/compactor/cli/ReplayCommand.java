@@ -115,11 +115,27 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress bar.")
   boolean quiet;
 
+  @Option(
+      names = "--through-proxy",
+      description =
+          "Replay through the compacting proxy: each call goes over HTTP, with the whole history,"
+              + " to a real proxy (temporary SQLite store) in front of a fake provider that answers"
+              + " as recorded, and is measured on what the provider received (strategy \"proxy\"),"
+              + " next to the same calls sent direct (\"none\").")
+  boolean throughProxy;
+
   @Override
   public Integer call() {
     ReplayStrategies registry = ReplayStrategies.global();
     List<ReplayStrategy> chosen = new ArrayList<>();
-    if (strategies == null || strategies.isEmpty()) {
+    if (throughProxy) {
+      chosen.add(registry.get(ScoreTable.BASELINE));
+      for (String n : strategies == null ? List.<String>of() : strategies) {
+        if (chosen.stream().noneMatch(s -> s.name().equals(n.trim()))) {
+          chosen.add(registry.get(n.trim()));
+        }
+      }
+    } else if (strategies == null || strategies.isEmpty()) {
       for (String n : ReplayStrategies.SCORECARD) {
         if (registry.contains(n)) {
           chosen.add(registry.get(n));
@@ -164,7 +180,19 @@ final class ReplayCommand implements Callable<Integer> {
     List<Path> inputs = expand(files);
     PrintWriter err = spec.commandLine().getErr();
     ProgressListener progress = quiet ? ProgressListener.NONE : new ProgressBar(err);
-    ReplayReport report = new ReplayRunner(options).run(inputs, chosen, progress);
+    ProxyReplay proxy = null;
+    ReplayReport report;
+    try {
+      if (throughProxy) {
+        proxy = ProxyReplay.start(window == null ? 0 : window, options.counter());
+        chosen.add(proxy);
+      }
+      report = new ReplayRunner(options).run(inputs, chosen, progress);
+    } finally {
+      if (proxy != null) {
+        proxy.close();
+      }
+    }
     if (report.files().isEmpty() && !report.skipped().isEmpty()) {
       throw new CompactorException(
           "no file could be read:\n  " + String.join("\n  ", report.skipped().values()));
@@ -188,8 +216,15 @@ final class ReplayCommand implements Callable<Integer> {
         report.replayedCalls(),
         report.wallTime().toMillis() / 1000.0,
         report.threads());
+    if (proxy != null) {
+      out.print(proxySummary(proxy.tally(), report.totals().get(ProxyReplay.NAME)));
+    }
     if (json != null) {
-      ReplayJson.write(report, Map.of(), json);
+      if (proxy == null) {
+        ReplayJson.write(report, Map.of(), json);
+      } else {
+        writeJson(ReplayJson.toMap(report, Map.of()), proxy.tally(), json);
+      }
       out.println("JSON: " + json);
     }
     if (chart != null) {
@@ -206,6 +241,52 @@ final class ReplayCommand implements Callable<Integer> {
     }
     out.flush();
     return report.skipped().isEmpty() ? 0 : 1;
+  }
+
+  /** What the fake provider received through the proxy, below the table. */
+  static String proxySummary(ProxyReplay.Tally t, Metrics proxied) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "through the proxy: %,d upstream requests for %,d calls; refused by the provider: %,d"
+                + " over its window, %,d invalid; %,d passed through unread%n",
+            t.upstreamRequests(),
+            t.calls.get(),
+            t.refusedOverWindow(),
+            t.refusedInvalid(),
+            t.passthroughs()));
+    sb.append("proxy actions: ");
+    List<String> parts = new ArrayList<>();
+    t.actions().forEach((a, n) -> parts.add(String.format(Locale.ROOT, "%s %,d", a, n)));
+    sb.append(String.join(", ", parts)).append('\n');
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "cache reads from the requests' bytes: %,d tokens (the replay's message-wise prefix:"
+                + " %,d)%n",
+            t.byteCachedTokens(),
+            proxied == null ? 0 : proxied.cachedTokens()));
+    synchronized (t.refusals) {
+      for (String r : t.refusals) {
+        sb.append("  refused: ").append(r).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  private static void writeJson(Map<String, Object> report, ProxyReplay.Tally t, Path file) {
+    Map<String, Object> all = new java.util.LinkedHashMap<>(report);
+    all.put("throughProxy", t.toMap());
+    try {
+      Files.writeString(
+          file,
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .writerWithDefaultPrettyPrinter()
+              .writeValueAsString(all));
+    } catch (IOException e) {
+      throw new CompactorException("cannot write " + file + ": " + e.getMessage(), e);
+    }
   }
 
   /**

@@ -55,6 +55,46 @@ class ReplayCommandTest {
   }
 
   @Test
+  void replay_throughProxy_measuresWhatTheFakeProviderReceived() throws Exception {
+    Path json = dir.resolve("proxy.json");
+    CliRunner r =
+        CliRunner.run(
+            "replay",
+            SAMPLE.toString(),
+            "--window",
+            "16000",
+            "--max-output",
+            "2000",
+            "--through-proxy",
+            "--quiet",
+            "--json",
+            json.toString());
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).contains("none").contains("proxy").contains("through the proxy:");
+    JsonNode root = new ObjectMapper().readTree(json.toFile());
+    JsonNode none = root.path("totals").path("none");
+    JsonNode proxy = root.path("totals").path("proxy");
+    JsonNode upstream = root.path("throughProxy");
+    long calls = proxy.path("calls").asLong();
+    assertThat(calls).isPositive().isEqualTo(none.path("calls").asLong());
+    assertThat(upstream.path("calls").asLong()).isEqualTo(calls);
+    // One request per call, plus one per overflow the provider refused and the proxy recovered.
+    assertThat(upstream.path("upstreamRequests").asLong())
+        .isEqualTo(calls + upstream.path("refusedOverWindow").asLong());
+    assertThat(upstream.path("refusedInvalid").asLong()).isZero();
+    assertThat(upstream.path("passthroughs").asLong()).isZero();
+    assertThat(proxy.path("invalidViews").asLong()).isZero();
+    assertThat(proxy.path("compactions").asLong()).isPositive();
+    assertThat(proxy.path("inputTokens").asLong()).isLessThan(none.path("inputTokens").asLong());
+    assertThat(proxy.path("overWindowCalls").asLong())
+        .isLessThan(none.path("overWindowCalls").asLong());
+    // the cache reads the replay priced are those of the bytes the provider received
+    assertThat(upstream.path("byteCachedTokens").asLong())
+        .isEqualTo(proxy.path("cachedTokens").asLong())
+        .isPositive();
+  }
+
+  @Test
   void replay_windowWithoutTheBenchJar_failsSayingHowToRunIt() {
     CliRunner r = CliRunner.run("replay", SAMPLE.toString(), "--strategy", "window", "--quiet");
     assertThat(r.exitCode()).isEqualTo(2);

@@ -1,7 +1,9 @@
 package dev.compactor.replay;
 
+import dev.compactor.core.message.Message;
 import dev.compactor.core.tokens.TokenCounter;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,6 +17,10 @@ import java.util.Objects;
  * @param clock replay time: the timestamp of the newest recorded message (so that messages a
  *     strategy adds keep timestamps in order)
  * @param events where the session reports compactions, reminders and summary calls
+ * @param recorded the conversation's recorded messages, in order (what the replay will append), or
+ *     empty when not given. Only for a strategy that stands between the calls and a stand-in of the
+ *     provider that must answer each call as recorded (the replay through the proxy); a compaction
+ *     policy must not look ahead
  */
 public record ReplaySetup(
     String model,
@@ -23,8 +29,10 @@ public record ReplaySetup(
     long window,
     int maxOutput,
     Clock clock,
-    ReplayEvents events) {
+    ReplayEvents events,
+    List<Message> recorded) {
   public ReplaySetup {
+    recorded = List.copyOf(Objects.requireNonNull(recorded, "recorded"));
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(counter, "counter");
     Objects.requireNonNull(clock, "clock");
@@ -39,5 +47,17 @@ public record ReplaySetup(
     if (maxOutput < 0) {
       throw new IllegalArgumentException("maxOutput must be >= 0, got " + maxOutput);
     }
+  }
+
+  /** A setup without the recorded messages. */
+  public ReplaySetup(
+      String model,
+      TokenCounter counter,
+      long budgetTokens,
+      long window,
+      int maxOutput,
+      Clock clock,
+      ReplayEvents events) {
+    this(model, counter, budgetTokens, window, maxOutput, clock, events, List.of());
   }
 }

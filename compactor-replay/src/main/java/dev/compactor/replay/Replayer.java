@@ -56,7 +56,8 @@ public final class Replayer {
             conversation.window(),
             conversation.maxOutput(),
             clock,
-            t);
+            t,
+            conversation.messages());
     ReplaySession session = strategy.start(setup);
     Price price = conversation.price();
     Map<Message, Set<String>> synthesizedFacts = new IdentityHashMap<>();

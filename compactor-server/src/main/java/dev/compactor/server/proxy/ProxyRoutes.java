@@ -465,7 +465,7 @@ public final class ProxyRoutes {
       p.send = p.view == null ? raw : bytes(api.body(body, effective));
       return p;
     }
-    Compactor.Result r = p.compactor.compact(messages);
+    Compactor.Result r = ProxyPolicy.DEFAULT.compact(p.compactor, planner.deeper(), messages);
     p.conversation = r.conversation();
     CompactionOutcome o = r.outcome();
     Headers h = new Headers("none", p.externalKey != null ? p.externalKey : p.id, o.tokens(), -1);
@@ -662,8 +662,11 @@ public final class ProxyRoutes {
     return b;
   }
 
-  /** A compactor and, when a summary model is configured, its summarizer. */
-  private record Planner(Compactor compactor, FallbackSummarizer summarizer) {}
+  /**
+   * A compactor, the one its compactions use ({@link ProxyPolicy#deeper}, or null) and, when a
+   * summary model is configured, its summarizer.
+   */
+  private record Planner(Compactor compactor, Compactor deeper, FallbackSummarizer summarizer) {}
 
   private Planner compactor(
       String model, BudgetSetting budget, ProxySettings policy, String upstream) {
@@ -695,7 +698,8 @@ public final class ProxyRoutes {
                     });
             builder.summarizer(summarizer);
           }
-          return new Planner(builder.build(), summarizer);
+          Compactor trigger = builder.build();
+          return new Planner(trigger, ProxyPolicy.DEFAULT.deeper(builder, trigger), summarizer);
         });
   }
 

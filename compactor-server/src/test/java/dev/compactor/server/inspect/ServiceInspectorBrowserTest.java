@@ -362,7 +362,8 @@ class ServiceInspectorBrowserTest {
     }
     assertThat(counted).isEqualTo(entries.size());
 
-    // a trim stub or a mask placeholder, whichever the proxy's planner chose for a tool output
+    // the policy masks (placeholders) or trims (stubs) this loop's outputs, as its cost planner
+    // decides: recover the first tool output it rewrote, whichever it is
     WebElement stub =
         browser.driver.findElement(By.cssSelector("tr.entry.kind-stubbed, tr.entry.kind-masked"));
     stub.findElement(By.cssSelector("a.recover")).click();

@@ -1,0 +1,644 @@
+package dev.compactor.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.chat.ChatTaskService;
+import dev.compactor.chat.store.ChatStore;
+import dev.compactor.chat.store.SqliteChatStore;
+import dev.compactor.core.CompactorException;
+import dev.compactor.core.message.Message;
+import dev.compactor.core.tokens.TokenCounter;
+import dev.compactor.replay.RecordedConversation;
+import dev.compactor.replay.ReplaySession;
+import dev.compactor.replay.ReplaySetup;
+import dev.compactor.replay.ReplayStrategy;
+import dev.compactor.server.CompactorServer;
+import dev.compactor.server.ServerMetrics;
+import dev.compactor.server.ServerSettings;
+import dev.compactor.server.Tenants;
+import dev.compactor.server.Upstream;
+import dev.compactor.server.proxy.ProxyRoutes;
+import dev.compactor.server.proxy.ProxyStore;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import dev.compactor.wire.json.Json;
+import dev.compactor.wire.openai.ChatCompletionsMessages;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * The replay through the proxy: a {@link ReplayStrategy} named {@value #NAME} whose calls go over
+ * real HTTP, as the agent's client sent them (the whole history on every call, OpenAI Chat
+ * Completions shape), to a real compacting proxy ({@link CompactorServer} on 127.0.0.1 port 0 with
+ * a temporary SQLite store), in front of the testkit's {@link FakeModelServer}, which answers each
+ * call with the recorded assistant message (so the conversation goes on as recorded and the proxy
+ * matches it by content). The view each call is measured on is what the fake provider received: the
+ * {@code messages} of the last request it accepted for that call, decoded.
+ *
+ * <p>Every upstream request is counted ({@link Tally}): those the fake refused as a provider would
+ * (invalid, or over its context window, which is the replay's window when {@code --window} is
+ * given) and the tokens of each request's leading items that are byte-identical (as JSON text) with
+ * the previous request's, the prompt-cache reads the replay's cost model prices; the replay's own
+ * message-wise figure must agree with it.
+ *
+ * <p>A compaction the proxy reports ({@code x-compactor-action} masked, trimmed, summarized,
+ * recovered) is a compaction event; a summary also counts as a summary call with the tokens of the
+ * messages it replaced as input and the messages it added as output, as a model-backed summarizer
+ * would be billed.
+ *
+ * <p>Thread-safe: sessions run on several threads against the one proxy. Close it to stop the
+ * servers and delete the temporary store.
+ */
+final class ProxyReplay implements ReplayStrategy, AutoCloseable {
+  /** The strategy's name in reports. */
+  static final String NAME = "proxy";
+
+  /** Header that tells the fake provider which replayed conversation a request belongs to. */
+  static final String SESSION_HEADER = "x-replay-session";
+
+  private static final String ROUTE = "/v1/chat/completions";
+
+  private final Path dir;
+  private final FakeModelServer provider;
+  private final ChatStore chats;
+  private final ProxyStore proxyStore;
+  private final CompactorServer server;
+  private final HttpClient http;
+  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private final Tally tally = new Tally();
+  private final Map<String, Integer> lineTokens = new ConcurrentHashMap<>();
+  private volatile Map<String, List<String>> keptBodies;
+
+  /** Lines whose token counts the fake provider's counter keeps. */
+  private static final int LINE_CACHE_ENTRIES = 200_000;
+
+  /** What every upstream request looked like, over all sessions. */
+  static final class Tally {
+    final AtomicLong calls = new AtomicLong();
+    final AtomicLong upstreamRequests = new AtomicLong();
+    final AtomicLong refusedInvalid = new AtomicLong();
+    final AtomicLong refusedOverWindow = new AtomicLong();
+    final AtomicLong extraAccepted = new AtomicLong();
+    final AtomicLong passthroughs = new AtomicLong();
+    final AtomicLong byteCachedTokens = new AtomicLong();
+    final Map<String, AtomicLong> actions = new ConcurrentHashMap<>();
+    final List<String> refusals = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    long upstreamRequests() {
+      return upstreamRequests.get();
+    }
+
+    long refused() {
+      return refusedInvalid.get() + refusedOverWindow.get();
+    }
+
+    long refusedInvalid() {
+      return refusedInvalid.get();
+    }
+
+    long refusedOverWindow() {
+      return refusedOverWindow.get();
+    }
+
+    long passthroughs() {
+      return passthroughs.get();
+    }
+
+    /** Cache-read tokens computed from the requests' bytes (see {@link ProxyReplay}). */
+    long byteCachedTokens() {
+      return byteCachedTokens.get();
+    }
+
+    /** Requests per {@code x-compactor-action}, sorted by action. */
+    Map<String, Long> actions() {
+      Map<String, Long> out = new java.util.TreeMap<>();
+      actions.forEach((k, v) -> out.put(k, v.get()));
+      return out;
+    }
+
+    Map<String, Object> toMap() {
+      Map<String, Object> m = new java.util.LinkedHashMap<>();
+      m.put("calls", calls.get());
+      m.put("upstreamRequests", upstreamRequests.get());
+      m.put("refusedInvalid", refusedInvalid.get());
+      m.put("refusedOverWindow", refusedOverWindow.get());
+      m.put("passthroughs", passthroughs.get());
+      m.put("byteCachedTokens", byteCachedTokens.get());
+      m.put("actions", actions());
+      synchronized (refusals) {
+        m.put("refusals", List.copyOf(refusals));
+      }
+      return m;
+    }
+  }
+
+  private ProxyReplay(long providerWindow, TokenCounter counter) {
+    try {
+      dir = Files.createTempDirectory("compactor-proxy-replay");
+    } catch (IOException e) {
+      throw new CompactorException("cannot create a temporary directory: " + e.getMessage(), e);
+    }
+    provider =
+        FakeModelServer.builder()
+            .contextWindow(providerWindow)
+            .tokenCounter(text -> linewise(counter, lineTokens, text))
+            .replyWith(this::answer)
+            .start();
+    ChatStore c = null;
+    ProxyStore p = null;
+    try {
+      c = SqliteChatStore.open(dir.resolve("chats.db"));
+      // after the chat store: on a fresh database its migrations run first (see ProxyStore)
+      p = ProxyStore.openSqlite(dir.resolve("chats.db"));
+      ServerSettings settings =
+          ServerSettings.builder()
+              .port(0)
+              .upstream(new Upstream("openai", provider.baseUrl(), null))
+              .build();
+      server =
+          CompactorServer.start(
+              settings,
+              ChatTaskService.builder(c).build(),
+              Tenants.of(c.keys()),
+              new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8),
+              new ServerMetrics(),
+              p,
+              Map.of());
+    } catch (RuntimeException e) {
+      if (p != null) {
+        p.close();
+      }
+      if (c != null) {
+        c.close();
+      }
+      provider.close();
+      deleteQuietly(dir);
+      throw e;
+    }
+    chats = c;
+    proxyStore = p;
+    http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  }
+
+  /**
+   * Starts the fake provider and the proxy in front of it.
+   *
+   * @param providerWindow the fake provider's context window (tokens; 0 for none): a request whose
+   *     text it counts above it is refused with the provider's context-overflow error
+   * @param counter how the fake provider counts (the replay's counter)
+   */
+  static ProxyReplay start(long providerWindow, TokenCounter counter) {
+    return new ProxyReplay(providerWindow, counter);
+  }
+
+  /** The figures of every upstream request so far. */
+  Tally tally() {
+    return tally;
+  }
+
+  /**
+   * From now on keeps the body of every request the fake provider accepted, by conversation, in
+   * order (for tests that check the figures against the bytes; memory grows with the replay).
+   */
+  void keepBodies() {
+    keptBodies = new ConcurrentHashMap<>();
+  }
+
+  /** The bodies kept since {@link #keepBodies}, by conversation. */
+  Map<String, List<String>> keptBodies() {
+    Map<String, List<String>> k = keptBodies;
+    if (k == null) {
+      return Map.of();
+    }
+    Map<String, List<String>> out = new HashMap<>();
+    k.forEach((id, list) -> out.put(id, List.copyOf(list)));
+    return out;
+  }
+
+  /** The proxy's base URL (for tests). */
+  String proxyUrl() {
+    return server.baseUrl();
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "the compacting proxy over HTTP, in front of a fake provider answering as recorded";
+  }
+
+  @Override
+  public ReplaySession start(ReplaySetup setup) {
+    if (setup.recorded().isEmpty()) {
+      throw new IllegalArgumentException(
+          "the replay through the proxy needs the recorded messages (ReplaySetup.recorded)");
+    }
+    Session s = new Session(setup);
+    sessions.put(s.id, s);
+    return s;
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } finally {
+      try {
+        proxyStore.close();
+        chats.close();
+      } finally {
+        provider.close();
+        deleteQuietly(dir);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ the fake provider
+
+  private Reply answer(RecordedRequest request) {
+    String id = request.header(SESSION_HEADER).orElse(null);
+    Session s = id == null ? null : sessions.get(id);
+    if (s == null) {
+      return Reply.raw(400, "{\"error\":{\"message\":\"unknown replay session\"}}");
+    }
+    return s.answer(request);
+  }
+
+  /** Attributes the requests the fake refused to their sessions and forgets what it recorded. */
+  private void collectRefusals() {
+    synchronized (provider) {
+      for (RecordedRequest r : provider.requests()) {
+        tally.upstreamRequests.incrementAndGet();
+        if (!r.rejected()) {
+          continue;
+        }
+        boolean window = "context window exceeded".equals(r.rejection());
+        (window ? tally.refusedOverWindow : tally.refusedInvalid).incrementAndGet();
+        if (tally.refusals.size() < 20) {
+          tally.refusals.add(r.rejection());
+        }
+      }
+      provider.reset();
+    }
+  }
+
+  // ------------------------------------------------------------------ one conversation
+
+  private final class Session implements ReplaySession {
+    final String id = UUID.randomUUID().toString();
+    final ReplaySetup setup;
+    final TokenCounter counter;
+    final String model;
+    final List<Message> history = new ArrayList<>();
+    final List<JsonNode> items = new ArrayList<>();
+
+    /**
+     * The indexes in {@link #history} of the recorded messages the client sent as each JSON text
+     * (several when the same message was sent twice, e.g. a repeated user reply), in order.
+     */
+    final Map<String, List<Integer>> byJson = new HashMap<>();
+
+    /** Messages decoded from items the proxy made (stubs, checkpoints), by their JSON text. */
+    final Map<String, Message> decoded = new HashMap<>();
+
+    List<String> previousItems = List.of();
+    List<Message> previousView = List.of();
+    List<Message> view = List.of();
+    volatile Message pending;
+    final List<RecordedRequest> accepted = new ArrayList<>();
+
+    /** Index in the recording of the last call's assistant message. */
+    final int lastCall;
+
+    Session(ReplaySetup setup) {
+      this.setup = setup;
+      int last = -1;
+      for (int i = 0; i < setup.recorded().size(); i++) {
+        if (RecordedConversation.isCall(setup.recorded().get(i))) {
+          last = i;
+        }
+      }
+      this.lastCall = last;
+      this.counter = setup.counter();
+      String m = setup.model();
+      this.model = m.substring(m.lastIndexOf('/') + 1);
+    }
+
+    @Override
+    public void append(Message recorded) {
+      history.add(recorded);
+      if (recorded.uiOnly()) {
+        items.add(null);
+        return;
+      }
+      ObjectNode item = clientItem(recorded);
+      items.add(item);
+      if (item != null) {
+        byJson.computeIfAbsent(Json.write(item), k -> new ArrayList<>(1)).add(history.size() - 1);
+      }
+    }
+
+    @Override
+    public void afterTurn() {
+      // the proxy decides on each request; nothing runs between turns
+    }
+
+    @Override
+    public List<Message> view() {
+      int next = history.size();
+      List<Message> recorded = setup.recorded();
+      if (next >= recorded.size() || !RecordedConversation.isCall(recorded.get(next))) {
+        throw new IllegalStateException(
+            "the replay asked for a call where the recording has no assistant message (message "
+                + next
+                + ")");
+      }
+      pending = recorded.get(next);
+      synchronized (accepted) {
+        accepted.clear();
+      }
+      ObjectNode body = Json.object();
+      body.put("model", model);
+      body.put("max_tokens", setup.maxOutput());
+      ArrayNode messages = body.putArray("messages");
+      for (JsonNode item : items) {
+        if (item != null) {
+          messages.add(item);
+        }
+      }
+      HttpResponse<String> response = post(Json.write(body));
+      tally.calls.incrementAndGet();
+      String action = response.headers().firstValue(ProxyRoutes.ACTION).orElse("?");
+      tally.actions.computeIfAbsent(action, k -> new AtomicLong()).incrementAndGet();
+      if (action.equals("passthrough")) {
+        tally.passthroughs.incrementAndGet();
+      }
+      if (response.statusCode() != 200) {
+        collectRefusals();
+        throw new CompactorException(
+            "the proxy answered HTTP "
+                + response.statusCode()
+                + " ("
+                + action
+                + ", "
+                + response.headers().firstValue(ProxyRoutes.REASON).orElse("")
+                + "): "
+                + abbreviate(response.body()));
+      }
+      RecordedRequest received;
+      synchronized (accepted) {
+        if (accepted.isEmpty()) {
+          throw new IllegalStateException("the fake provider received no request for this call");
+        }
+        received = accepted.get(accepted.size() - 1);
+        tally.extraAccepted.addAndGet(accepted.size() - 1L);
+      }
+      collectRefusals();
+      List<String> texts = new ArrayList<>();
+      List<Message> sent = new ArrayList<>();
+      int[] last = {-1};
+      for (JsonNode item : received.json().path("messages")) {
+        String text = Json.write(item);
+        texts.add(text);
+        sent.add(messageOf(text, item, last));
+      }
+      long cached = 0;
+      for (int i = 0; i < Math.min(texts.size(), previousItems.size()); i++) {
+        if (!texts.get(i).equals(previousItems.get(i))) {
+          break;
+        }
+        cached += counter.countMessage(sent.get(i));
+      }
+      tally.byteCachedTokens.addAndGet(cached);
+      if (isCompaction(action)) {
+        long before = header(response, ProxyRoutes.TOKENS_BEFORE);
+        long after = header(response, ProxyRoutes.TOKENS_AFTER);
+        setup.events().compacted(action, before, after);
+        if (action.equals("summarized")) {
+          summaryCall(sent);
+        }
+      }
+      previousItems = texts;
+      previousView = List.copyOf(sent);
+      view = previousView;
+      if (next == lastCall) {
+        sessions.remove(id); // no more calls: the fake provider will not ask for it again
+      }
+      return view;
+    }
+
+    /**
+     * Reports a summary call: its input the messages the compaction dropped (those of the previous
+     * request and the client's new messages that the new view no longer has), its output the
+     * messages the compaction made.
+     */
+    private void summaryCall(List<Message> sent) {
+      Set<Message> now = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      now.addAll(sent);
+      Set<Message> before = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      before.addAll(previousView);
+      int lastSent = -1;
+      for (int i = 0; i < history.size(); i++) {
+        if (before.contains(history.get(i))) {
+          lastSent = i;
+        }
+      }
+      List<Message> effective = new ArrayList<>(previousView);
+      effective.addAll(history.subList(lastSent + 1, history.size()));
+      long input = 0;
+      for (Message m : effective) {
+        if (!now.contains(m) && !m.uiOnly()) {
+          input += counter.countMessage(m);
+        }
+      }
+      Set<Message> old = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      old.addAll(effective);
+      long output = 0;
+      for (Message m : sent) {
+        if (!old.contains(m)) {
+          output += counter.countMessage(m);
+        }
+      }
+      setup.events().summaryCall(input, output);
+    }
+
+    /**
+     * The message an item of the request stands for: the client's recorded message when the item is
+     * one the client sent (of several with the same text, the first after the one matched last, as
+     * a view keeps the order), else the message the proxy made, decoded once.
+     */
+    private Message messageOf(String text, JsonNode item, int[] last) {
+      List<Integer> at = byJson.get(text);
+      if (at != null) {
+        int chosen = at.get(0);
+        for (int i : at) {
+          if (i > last[0]) {
+            chosen = i;
+            break;
+          }
+        }
+        last[0] = Math.max(last[0], chosen);
+        return history.get(chosen);
+      }
+      return decoded.computeIfAbsent(
+          text, t -> ChatCompletionsMessages.decodeStrict(item, "the proxy's message"));
+    }
+
+    Reply answer(RecordedRequest request) {
+      synchronized (accepted) {
+        accepted.add(request);
+      }
+      Map<String, List<String>> keep = keptBodies;
+      if (keep != null) {
+        keep.computeIfAbsent(id, k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+            .add(request.body());
+      }
+      Message reply = pending;
+      ObjectNode body = Json.object();
+      body.put("id", "chatcmpl-replay-" + history.size());
+      body.put("object", "chat.completion");
+      body.put("created", 0);
+      body.put("model", model);
+      ObjectNode choice = body.putArray("choices").addObject();
+      choice.put("index", 0);
+      choice.set("message", clientItem(reply));
+      choice.put("finish_reason", reply.hasToolCalls() ? "tool_calls" : "stop");
+      long out = counter.countMessage(reply);
+      body.putObject("usage")
+          .put("prompt_tokens", provider.estimatePromptTokens(request.json()))
+          .put("completion_tokens", out);
+      return Reply.raw(200, Json.write(body));
+    }
+
+    private HttpResponse<String> post(String body) {
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(server.baseUrl() + ROUTE))
+              .timeout(Duration.ofMinutes(5))
+              .header("Content-Type", "application/json")
+              .header("Authorization", "Bearer sk-replay")
+              .header(ProxyRoutes.BUDGET, Long.toString(setup.budgetTokens()))
+              .header(SESSION_HEADER, id)
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build();
+      try {
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+      } catch (IOException e) {
+        throw new UncheckedIOException("the proxy could not be reached: " + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CompactorException("interrupted while calling the proxy", e);
+      }
+    }
+  }
+
+  /**
+   * The tokens of {@code text} counted line by line, so that the counter's cache serves the lines
+   * every request repeats (counting a whole long prompt anew on each request would dominate the
+   * replay); within a few tokens of counting it whole, since the tokenizer splits at line breaks.
+   */
+  static long linewise(TokenCounter counter, Map<String, Integer> cache, String text) {
+    long n = 0;
+    int from = 0;
+    while (from < text.length()) {
+      int nl = text.indexOf('\n', from);
+      int to = nl < 0 ? text.length() : nl + 1;
+      String line = text.substring(from, to);
+      Integer c = cache.get(line);
+      if (c == null) {
+        c = counter.countText(line);
+        if (cache.size() >= LINE_CACHE_ENTRIES) {
+          cache.clear();
+        }
+        cache.put(line, c);
+      }
+      n += c;
+      from = to;
+    }
+    return n;
+  }
+
+  /**
+   * A recorded message as the agent's client sends it: the Chat Completions message, with the
+   * reasoning of an assistant message as {@code reasoning_content} (as reasoning models of
+   * OpenAI-compatible servers return it), so that the proxy counts the same tokens the replay does.
+   */
+  static ObjectNode clientItem(Message m) {
+    ObjectNode item = ChatCompletionsMessages.encode(m);
+    if (item != null && !m.reasoning().isEmpty()) {
+      StringBuilder text = new StringBuilder();
+      m.reasoning().forEach(b -> text.append(b.text()));
+      if (text.length() > 0) {
+        item.put("reasoning_content", text.toString());
+      }
+    }
+    return item;
+  }
+
+  private static boolean isCompaction(String action) {
+    return switch (action) {
+      case "masked", "trimmed", "summarized", "recovered" -> true;
+      default -> false;
+    };
+  }
+
+  private static long header(HttpResponse<String> r, String name) {
+    try {
+      return Long.parseLong(r.headers().firstValue(name).orElse("-1"));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private static String abbreviate(String s) {
+    String one = s.replaceAll("\\s+", " ");
+    return one.length() > 300 ? one.substring(0, 300) + "…" : one;
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  // a temporary file left behind is not worth failing the replay for
+                }
+              });
+    } catch (IOException e) {
+      // the same
+    }
+  }
+
+  @Override
+  public String toString() {
+    return String.format(Locale.ROOT, "ProxyReplay[%s]", server.baseUrl());
+  }
+}
