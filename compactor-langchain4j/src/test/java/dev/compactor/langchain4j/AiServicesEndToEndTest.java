@@ -73,22 +73,43 @@ class AiServicesEndToEndTest {
     return Reply.toolCall("call_" + key, "lookup", "{\"key\": \"" + key + "\"}").usage(500, 10);
   }
 
+  /**
+   * The fake provider answering {@link #reply}: a {@link #WINDOW}-token window, counted as {@code
+   * gpt-4o-mini} counts.
+   */
+  static FakeModelServer fakeProvider() {
+    return FakeModelServer.builder()
+        .contextWindow(WINDOW)
+        .tokenCounter(TokenCounters.forModel("openai/gpt-4o-mini")::countText)
+        .replyWith(AiServicesEndToEndTest::reply)
+        .start();
+  }
+
+  /** {@code langchain4j-open-ai}'s model pointed at {@code fake}, without retries. */
+  static OpenAiChatModel openAiModel(FakeModelServer fake) {
+    return OpenAiChatModel.builder()
+        .baseUrl(fake.baseUrl())
+        .apiKey("sk-test")
+        .modelName("gpt-4o-mini")
+        .timeout(Duration.ofSeconds(30))
+        .maxRetries(0)
+        .build();
+  }
+
+  /** A compactor for {@code gpt-4o-mini} in the fake's window, compacting at {@code budget}. */
+  static Compactor compactor(String budget) {
+    return Compactor.forModel("openai/gpt-4o-mini")
+        .contextWindow(WINDOW)
+        .maxOutputTokens(1000)
+        .budget(budget)
+        .reminder(false)
+        .build();
+  }
+
   @BeforeEach
   void start() {
-    fake =
-        FakeModelServer.builder()
-            .contextWindow(WINDOW)
-            .tokenCounter(TokenCounters.forModel("openai/gpt-4o-mini")::countText)
-            .replyWith(AiServicesEndToEndTest::reply)
-            .start();
-    model =
-        OpenAiChatModel.builder()
-            .baseUrl(fake.baseUrl())
-            .apiKey("sk-test")
-            .modelName("gpt-4o-mini")
-            .timeout(Duration.ofSeconds(30))
-            .maxRetries(0)
-            .build();
+    fake = fakeProvider();
+    model = openAiModel(fake);
   }
 
   @AfterEach
@@ -104,20 +125,11 @@ class AiServicesEndToEndTest {
         .build();
   }
 
-  private static Compactor compactor() {
-    return Compactor.forModel("openai/gpt-4o-mini")
-        .contextWindow(WINDOW)
-        .maxOutputTokens(1000)
-        .budget(BUDGET)
-        .reminder(false)
-        .build();
-  }
-
   @Test
   void twoHundredToolTurnsStayWithinTheBudgetWithEveryOriginalRecoverable() {
     Tools tools = new Tools();
     CompactingChatMemory memory =
-        CompactingChatMemory.builder().id("agent").compactor(compactor()).build();
+        CompactingChatMemory.builder().id("agent").compactor(compactor(BUDGET)).build();
     Assistant a = assistant(memory, tools);
     for (int i = 0; i < TURNS; i++) {
       assertThat(a.chat("look up key k" + i)).isEqualTo("The report for it is in.");
@@ -156,7 +168,7 @@ class AiServicesEndToEndTest {
   @Test
   void everyRequestKeepsEachToolCallWithItsResult() {
     CompactingChatMemory memory =
-        CompactingChatMemory.builder().id("pairs").compactor(compactor()).build();
+        CompactingChatMemory.builder().id("pairs").compactor(compactor(BUDGET)).build();
     Assistant a = assistant(memory, new Tools());
     for (int i = 0; i < 60; i++) {
       a.chat("look up key p" + i);
@@ -177,7 +189,10 @@ class AiServicesEndToEndTest {
   @Test
   void aConversationDirectoryOutlivesTheProcess(@TempDir Path dir) {
     try (CompactingChatMemoryProvider memories =
-        CompactingChatMemoryProvider.builder().compactor(compactor()).directory(dir).build()) {
+        CompactingChatMemoryProvider.builder()
+            .compactor(compactor(BUDGET))
+            .directory(dir)
+            .build()) {
       Assistant a =
           AiServices.builder(Assistant.class)
               .chatModel(model)
@@ -189,7 +204,10 @@ class AiServicesEndToEndTest {
       }
     }
     try (CompactingChatMemoryProvider again =
-        CompactingChatMemoryProvider.builder().compactor(compactor()).directory(dir).build()) {
+        CompactingChatMemoryProvider.builder()
+            .compactor(compactor(BUDGET))
+            .directory(dir)
+            .build()) {
       CompactingChatMemory memory = again.get("default");
       assertThat(memory.history()).hasSize(20);
       assertThat(((UserMessage) memory.history().get(16)).singleText()).isEqualTo("look up key d4");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.chat.store.ConversationStore;
 import dev.compactor.core.Compactor;
-import dev.compactor.core.tokens.TokenCounters;
 import dev.compactor.testkit.TestPostgres;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.langchain4j.data.message.ChatMessage;
@@ -14,7 +13,6 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * compacted view, with the system message and every original message.
  */
 class StoreRestartTest {
-  static final int WINDOW = 16_000;
-
   FakeModelServer fake;
   OpenAiChatModel model;
   @TempDir Path dir;
@@ -42,20 +38,8 @@ class StoreRestartTest {
 
   @BeforeEach
   void start() {
-    fake =
-        FakeModelServer.builder()
-            .contextWindow(WINDOW)
-            .tokenCounter(TokenCounters.forModel("openai/gpt-4o-mini")::countText)
-            .replyWith(AiServicesEndToEndTest::reply)
-            .start();
-    model =
-        OpenAiChatModel.builder()
-            .baseUrl(fake.baseUrl())
-            .apiKey("sk-test")
-            .modelName("gpt-4o-mini")
-            .timeout(Duration.ofSeconds(30))
-            .maxRetries(0)
-            .build();
+    fake = AiServicesEndToEndTest.fakeProvider();
+    model = AiServicesEndToEndTest.openAiModel(fake);
   }
 
   @AfterEach
@@ -67,12 +51,7 @@ class StoreRestartTest {
   }
 
   private static Compactor compactor() {
-    return Compactor.forModel("openai/gpt-4o-mini")
-        .contextWindow(WINDOW)
-        .maxOutputTokens(1000)
-        .budget("6000")
-        .reminder(false)
-        .build();
+    return AiServicesEndToEndTest.compactor("6000");
   }
 
   @Test

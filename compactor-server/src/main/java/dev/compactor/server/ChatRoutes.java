@@ -23,6 +23,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
+import java.util.List;
+import java.util.function.Function;
 
 /** The chat-task routes under {@code /v1/chats}, each scoped to the caller's tenant. */
 final class ChatRoutes {
@@ -85,24 +87,42 @@ final class ChatRoutes {
 
   private void list(Context ctx) {
     int limit = intParam(ctx, "limit", DEFAULT_PAGE, 1, MAX_PAGE);
-    String cursor = ctx.queryParam("cursor");
-    ChatPage page;
+    ChatPage page =
+        listAfterCursor(ctx, cursor -> service.store().listChats(Auth.tenant(ctx), cursor, limit));
+    Responses.json(ctx, 200, keysetPage("chats", page.chats(), ChatRoutes::chat, page.next()));
+  }
+
+  /**
+   * A keyset-paged listing after the request's {@code cursor} query parameter (none: from the
+   * start).
+   *
+   * @throws ApiError {@code 400} naming the parameter when the store rejects the cursor
+   */
+  static <P> P listAfterCursor(Context ctx, Function<String, P> list) {
     try {
-      page = service.store().listChats(Auth.tenant(ctx), cursor, limit);
+      return list.apply(ctx.queryParam("cursor"));
     } catch (IllegalArgumentException e) {
       throw ApiError.invalidRequest("query parameter cursor: " + e.getMessage());
     }
+  }
+
+  /**
+   * A page of a keyset-paged listing: the items, as {@code json} makes them, under {@code field},
+   * and {@code next_cursor} ({@code null} on the last page).
+   */
+  static <T> ObjectNode keysetPage(
+      String field, List<T> items, Function<T, ObjectNode> json, String next) {
     ObjectNode o = ChatTaskJson.JSON.createObjectNode();
-    ArrayNode chats = o.putArray("chats");
-    for (ChatOverview c : page.chats()) {
-      chats.add(chat(c));
+    ArrayNode array = o.putArray(field);
+    for (T item : items) {
+      array.add(json.apply(item));
     }
-    if (page.next() == null) {
+    if (next == null) {
       o.putNull("next_cursor");
     } else {
-      o.put("next_cursor", page.next());
+      o.put("next_cursor", next);
     }
-    Responses.json(ctx, 200, o);
+    return o;
   }
 
   private void show(Context ctx) {

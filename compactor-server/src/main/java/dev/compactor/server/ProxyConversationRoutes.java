@@ -35,21 +35,13 @@ final class ProxyConversationRoutes {
 
   private void list(Context ctx) {
     int limit = ChatRoutes.intParam(ctx, "limit", ChatRoutes.DEFAULT_PAGE, 1, ChatRoutes.MAX_PAGE);
-    ProxyStore.Page page;
-    try {
-      page = store.list(Auth.tenant(ctx), ctx.queryParam("cursor"), limit);
-    } catch (IllegalArgumentException e) {
-      throw ApiError.invalidRequest("query parameter cursor: " + e.getMessage());
-    }
-    ObjectNode o = ChatTaskJson.JSON.createObjectNode();
-    ArrayNode list = o.putArray("conversations");
-    page.conversations().forEach(s -> list.add(json(s)));
-    if (page.next() == null) {
-      o.putNull("next_cursor");
-    } else {
-      o.put("next_cursor", page.next());
-    }
-    Responses.json(ctx, 200, o);
+    ProxyStore.Page page =
+        ChatRoutes.listAfterCursor(ctx, cursor -> store.list(Auth.tenant(ctx), cursor, limit));
+    Responses.json(
+        ctx,
+        200,
+        ChatRoutes.keysetPage(
+            "conversations", page.conversations(), ProxyConversationRoutes::json, page.next()));
   }
 
   private void show(Context ctx) {

@@ -63,7 +63,7 @@ abstract class ChatApiContract {
 
   @BeforeEach
   void start() {
-    f = new ServerFixture(openStore(), ServerFixture.keys(Map.of(ACME, "acme", GLOBEX, "globex")));
+    f = new ServerFixture(openStore(), TestTenants.keys(Map.of(ACME, "acme", GLOBEX, "globex")));
     routes.addAll(f.server.routes());
   }
 

@@ -21,7 +21,7 @@ class RequestLogTest {
     try (ServerFixture f =
         new ServerFixture(
             ChatStores.open(dir.resolve("chats.db").toString()),
-            ServerFixture.keys(Map.of("key-0123456789abcdef", tenant)),
+            TestTenants.keys(Map.of("key-0123456789abcdef", tenant)),
             ServerSettings.builder().port(0).logContent(true))) {
       String body =
           ServerFixture.JSON

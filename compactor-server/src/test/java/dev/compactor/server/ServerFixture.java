@@ -21,7 +21,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A real server on port 0 over a store, with its model calls going to a {@link FakeModelServer}
@@ -154,26 +153,6 @@ final class ServerFixture implements AutoCloseable {
         + "\", \"messages\": [{\"role\": \"user\", \"content\": \""
         + text
         + "\"}]}";
-  }
-
-  /** Tenants with fixed keys: {@code key → tenant}. */
-  static Tenants keys(Map<String, String> keyToTenant) {
-    return new Tenants() {
-      @Override
-      public boolean keysRequired() {
-        return true;
-      }
-
-      @Override
-      public Optional<String> authenticate(String presentedKey) {
-        return Optional.ofNullable(keyToTenant.get(presentedKey));
-      }
-
-      @Override
-      public String describe() {
-        return "test keys";
-      }
-    };
   }
 
   @Override

@@ -36,7 +36,7 @@ class ServerMetricsTest {
     f =
         new ServerFixture(
             ChatStores.open(dir.resolve("chats.db").toString()),
-            ServerFixture.keys(Map.of(KEY, "tenant-metrics")));
+            TestTenants.keys(Map.of(KEY, "tenant-metrics")));
   }
 
   @AfterEach

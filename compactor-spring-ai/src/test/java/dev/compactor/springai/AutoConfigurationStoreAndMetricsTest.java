@@ -89,13 +89,8 @@ class AutoConfigurationStoreAndMetricsTest {
 
   @Test
   void aBadStoreUrlFailsStartupNamingIt() {
-    runner
-        .withPropertyValues("compactor.store=postgresql://nobody@/db")
-        .run(
-            ctx -> {
-              assertThat(ctx).hasFailed();
-              assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("no host");
-            });
+    AutoConfigurationTest.assertStartupFailsNaming(
+        runner, "compactor.store=postgresql://nobody@/db", "no host");
   }
 
   @Test
@@ -189,13 +184,8 @@ class AutoConfigurationStoreAndMetricsTest {
 
   @Test
   void aSummaryModelThatIsNoBeanFailsStartupNamingIt() {
-    runner
-        .withPropertyValues("compactor.summary-model=missingModel")
-        .run(
-            ctx -> {
-              assertThat(ctx).hasFailed();
-              assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("missingModel");
-            });
+    AutoConfigurationTest.assertStartupFailsNaming(
+        runner, "compactor.summary-model=missingModel", "missingModel");
   }
 
   @Configuration

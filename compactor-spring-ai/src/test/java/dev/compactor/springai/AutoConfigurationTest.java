@@ -57,12 +57,21 @@ class AutoConfigurationTest {
 
   @Test
   void aBadBudgetFailsStartupNamingIt() {
+    AutoConfigurationTest.assertStartupFailsNaming(runner, "compactor.budget=1.5", "1.5");
+  }
+
+  /**
+   * Starting with {@code property} ({@code name=value}) fails, and the root cause's message names
+   * {@code named}.
+   */
+  static void assertStartupFailsNaming(
+      ApplicationContextRunner runner, String property, String named) {
     runner
-        .withPropertyValues("compactor.budget=1.5")
+        .withPropertyValues(property)
         .run(
             ctx -> {
               assertThat(ctx).hasFailed();
-              assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("1.5");
+              assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining(named);
             });
   }
 

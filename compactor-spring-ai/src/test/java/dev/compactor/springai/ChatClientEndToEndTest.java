@@ -62,19 +62,30 @@ class ChatClientEndToEndTest {
     return Reply.toolCall("call_" + key, "lookup", "{\"key\": \"" + key + "\"}");
   }
 
+  /**
+   * The fake provider answering {@link #reply}: a {@link #WINDOW}-token window, counted as {@code
+   * gpt-4o-mini} counts.
+   */
+  static FakeModelServer fakeProvider() {
+    return FakeModelServer.builder()
+        .contextWindow(WINDOW)
+        .tokenCounter(TokenCounters.forModel("openai/gpt-4o-mini")::countText)
+        .replyWith(ChatClientEndToEndTest::reply)
+        .start();
+  }
+
+  /** Spring AI's OpenAI model ({@code gpt-4o-mini}) pointed at {@code fake}. */
+  static OpenAiChatModel openAiModel(FakeModelServer fake) {
+    return OpenAiChatModel.builder()
+        .openAiApi(OpenAiApi.builder().baseUrl(fake.url()).apiKey("sk-test").build())
+        .defaultOptions(OpenAiChatOptions.builder().model("gpt-4o-mini").build())
+        .build();
+  }
+
   @BeforeEach
   void start() {
-    fake =
-        FakeModelServer.builder()
-            .contextWindow(WINDOW)
-            .tokenCounter(TokenCounters.forModel("openai/gpt-4o-mini")::countText)
-            .replyWith(ChatClientEndToEndTest::reply)
-            .start();
-    model =
-        OpenAiChatModel.builder()
-            .openAiApi(OpenAiApi.builder().baseUrl(fake.url()).apiKey("sk-test").build())
-            .defaultOptions(OpenAiChatOptions.builder().model("gpt-4o-mini").build())
-            .build();
+    fake = fakeProvider();
+    model = openAiModel(fake);
   }
 
   @AfterEach

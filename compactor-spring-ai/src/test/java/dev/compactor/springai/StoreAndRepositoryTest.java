@@ -25,8 +25,6 @@ import org.springframework.ai.chat.messages.SystemMessage;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
-import org.springframework.ai.openai.api.OpenAiApi;
 import org.springframework.core.Ordered;
 
 /**
@@ -44,17 +42,8 @@ class StoreAndRepositoryTest {
 
   @BeforeEach
   void start() {
-    fake =
-        FakeModelServer.builder()
-            .contextWindow(ChatClientEndToEndTest.WINDOW)
-            .tokenCounter(TokenCounters.forModel("openai/gpt-4o-mini")::countText)
-            .replyWith(ChatClientEndToEndTest::reply)
-            .start();
-    model =
-        OpenAiChatModel.builder()
-            .openAiApi(OpenAiApi.builder().baseUrl(fake.url()).apiKey("sk-test").build())
-            .defaultOptions(OpenAiChatOptions.builder().model("gpt-4o-mini").build())
-            .build();
+    fake = ChatClientEndToEndTest.fakeProvider();
+    model = ChatClientEndToEndTest.openAiModel(fake);
   }
 
   @AfterEach
@@ -72,6 +61,14 @@ class StoreAndRepositoryTest {
   private String postgres() {
     schema = TestPostgres.newSchema("springai_test");
     return TestPostgres.server().uri(schema);
+  }
+
+  /** A compacting memory ({@link ChatClientEndToEndTest#compactor()}) kept in {@code store}. */
+  private static CompactingChatMemory storedMemory(ConversationStore store) {
+    return CompactingChatMemory.builder()
+        .compactor(ChatClientEndToEndTest.compactor())
+        .store(store)
+        .build();
   }
 
   private ChatClient chat(CompactingChatMemory memory) {
@@ -105,11 +102,7 @@ class StoreAndRepositoryTest {
   private void memoryRestartContinues(String db) {
     List<org.springframework.ai.chat.messages.Message> before;
     try (ConversationStore store = ConversationStore.open(db);
-        CompactingChatMemory memory =
-            CompactingChatMemory.builder()
-                .compactor(ChatClientEndToEndTest.compactor())
-                .store(store)
-                .build()) {
+        CompactingChatMemory memory = storedMemory(store)) {
       ChatClient chat = chat(memory);
       for (int i = 0; i < 20; i++) {
         ask(chat, "agent-1", "look up key k" + i);
@@ -119,11 +112,7 @@ class StoreAndRepositoryTest {
     }
     int sent = fake.requests().size();
     try (ConversationStore store = ConversationStore.open(db);
-        CompactingChatMemory memory =
-            CompactingChatMemory.builder()
-                .compactor(ChatClientEndToEndTest.compactor())
-                .store(store)
-                .build()) {
+        CompactingChatMemory memory = storedMemory(store)) {
       assertThat(memory.conversationIds()).containsExactly("agent-1");
       List<org.springframework.ai.chat.messages.Message> after = memory.get("agent-1");
       assertThat(after).hasSameSizeAs(before);

@@ -88,13 +88,11 @@ public final class DatabaseConversation implements Conversation, CompactionListe
             }
           }
           List<Message> messages = new ArrayList<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT seq, body FROM conversation_messages WHERE conversation_id = ?"
-                      + " ORDER BY seq")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
+          eachRow(
+              c,
+              "SELECT seq, body FROM conversation_messages WHERE conversation_id = ? ORDER BY seq",
+              id,
+              rs -> {
                 if (rs.getInt(1) != messages.size()) {
                   throw new ChatStoreException(
                       "conversation "
@@ -106,46 +104,37 @@ public final class DatabaseConversation implements Conversation, CompactionListe
                           + " (a gap)");
                 }
                 messages.add(StoredMessages.read(rs.getString(2)));
-              }
-            }
-          }
+              });
           List<StoredView> views = new ArrayList<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT seq, view_id, master_size, entries FROM conversation_views"
-                      + " WHERE conversation_id = ? ORDER BY seq")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                views.add(
-                    new StoredView(rs.getInt(1), rs.getString(2), rs.getInt(3), rs.getString(4)));
-              }
-            }
-          }
+          eachRow(
+              c,
+              "SELECT seq, view_id, master_size, entries FROM conversation_views"
+                  + " WHERE conversation_id = ? ORDER BY seq",
+              id,
+              rs ->
+                  views.add(
+                      new StoredView(
+                          rs.getInt(1), rs.getString(2), rs.getInt(3), rs.getString(4))));
           List<AppliedCompaction> journal = new ArrayList<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT at_ns, trigger_name, strategy, tokens_before, tokens_after,"
-                      + " messages_before, messages_after, duration_ns, view_id, limitations"
-                      + " FROM conversation_compactions WHERE conversation_id = ? ORDER BY seq")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                journal.add(
-                    new AppliedCompaction(
-                        Instant.EPOCH.plusNanos(rs.getLong(1)),
-                        Trigger.valueOf(rs.getString(2).toUpperCase(Locale.ROOT)),
-                        rs.getString(3),
-                        rs.getLong(4),
-                        rs.getLong(5),
-                        rs.getInt(6),
-                        rs.getInt(7),
-                        Duration.ofNanos(rs.getLong(8)),
-                        rs.getString(9),
-                        readStrings(id, rs.getString(10))));
-              }
-            }
-          }
+          eachRow(
+              c,
+              "SELECT at_ns, trigger_name, strategy, tokens_before, tokens_after,"
+                  + " messages_before, messages_after, duration_ns, view_id, limitations"
+                  + " FROM conversation_compactions WHERE conversation_id = ? ORDER BY seq",
+              id,
+              rs ->
+                  journal.add(
+                      new AppliedCompaction(
+                          Instant.EPOCH.plusNanos(rs.getLong(1)),
+                          Trigger.valueOf(rs.getString(2).toUpperCase(Locale.ROOT)),
+                          rs.getString(3),
+                          rs.getLong(4),
+                          rs.getLong(5),
+                          rs.getInt(6),
+                          rs.getInt(7),
+                          Duration.ofNanos(rs.getLong(8)),
+                          rs.getString(9),
+                          readStrings(id, rs.getString(10)))));
           InMemoryMasterLog log = new InMemoryMasterLog(messages);
           InMemoryConversation mirror;
           try {
@@ -280,23 +269,16 @@ public final class DatabaseConversation implements Conversation, CompactionListe
     }
     int seq = log.size();
     String body = StoredMessages.write(message);
-    store.write(
+    appendRow(
         "appending message " + message.id() + " to conversation " + id,
-        c -> {
-          touch(c);
-          requireRow(c, "conversation_messages", seq - 1);
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "INSERT INTO conversation_messages (conversation_id, seq, message_id, role, body)"
-                      + " VALUES (?, ?, ?, ?, ?)")) {
-            ps.setString(1, id);
-            ps.setInt(2, seq);
-            ps.setString(3, message.id().value());
-            ps.setString(4, message.role().wireName());
-            ps.setString(5, body);
-            ps.executeUpdate();
-          }
-          return null;
+        "conversation_messages",
+        seq,
+        "INSERT INTO conversation_messages (conversation_id, seq, message_id, role, body)"
+            + " VALUES (?, ?, ?, ?, ?)",
+        ps -> {
+          ps.setString(3, message.id().value());
+          ps.setString(4, message.role().wireName());
+          ps.setString(5, body);
         });
     mirror.append(message);
   }
@@ -325,23 +307,16 @@ public final class DatabaseConversation implements Conversation, CompactionListe
     int seq = storedViews;
     int masterSize = log.size();
     try {
-      store.write(
+      appendRow(
           "storing view " + next.id() + " of conversation " + id,
-          c -> {
-            touch(c);
-            requireRow(c, "conversation_views", seq - 1);
-            try (PreparedStatement ps =
-                c.prepareStatement(
-                    "INSERT INTO conversation_views (conversation_id, seq, view_id, master_size,"
-                        + " entries) VALUES (?, ?, ?, ?, ?)")) {
-              ps.setString(1, id);
-              ps.setInt(2, seq);
-              ps.setString(3, next.id());
-              ps.setInt(4, masterSize);
-              ps.setString(5, writeEntries(next));
-              ps.executeUpdate();
-            }
-            return null;
+          "conversation_views",
+          seq,
+          "INSERT INTO conversation_views (conversation_id, seq, view_id, master_size, entries)"
+              + " VALUES (?, ?, ?, ?, ?)",
+          ps -> {
+            ps.setString(3, next.id());
+            ps.setInt(4, masterSize);
+            ps.setString(5, writeEntries(next));
           });
     } catch (RuntimeException e) {
       mirror = new InMemoryConversation(log, before);
@@ -370,32 +345,25 @@ public final class DatabaseConversation implements Conversation, CompactionListe
   @Override
   public synchronized void compacted(AppliedCompaction r) {
     int seq = journal.size();
-    store.write(
+    appendRow(
         "recording a compaction of conversation " + id,
-        c -> {
-          touch(c);
-          requireRow(c, "conversation_compactions", seq - 1);
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "INSERT INTO conversation_compactions (conversation_id, seq, at_ns,"
-                      + " trigger_name, strategy, tokens_before, tokens_after, messages_before,"
-                      + " messages_after, duration_ns, view_id, limitations)"
-                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, id);
-            ps.setInt(2, seq);
-            ps.setLong(3, epochNanos(r.at()));
-            ps.setString(4, r.trigger().wireName());
-            ps.setString(5, r.strategy());
-            ps.setLong(6, r.tokensBefore());
-            ps.setLong(7, r.tokensAfter());
-            ps.setInt(8, r.messagesBefore());
-            ps.setInt(9, r.messagesAfter());
-            ps.setLong(10, r.duration().toNanos());
-            ps.setString(11, r.viewId());
-            ps.setString(12, Json.MAPPER.valueToTree(r.limitations()).toString());
-            ps.executeUpdate();
-          }
-          return null;
+        "conversation_compactions",
+        seq,
+        "INSERT INTO conversation_compactions (conversation_id, seq, at_ns, trigger_name,"
+            + " strategy, tokens_before, tokens_after, messages_before, messages_after,"
+            + " duration_ns, view_id, limitations)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        ps -> {
+          ps.setLong(3, epochNanos(r.at()));
+          ps.setString(4, r.trigger().wireName());
+          ps.setString(5, r.strategy());
+          ps.setLong(6, r.tokensBefore());
+          ps.setLong(7, r.tokensAfter());
+          ps.setInt(8, r.messagesBefore());
+          ps.setInt(9, r.messagesAfter());
+          ps.setLong(10, r.duration().toNanos());
+          ps.setString(11, r.viewId());
+          ps.setString(12, Json.MAPPER.valueToTree(r.limitations()).toString());
         });
     journal.add(r);
   }
@@ -471,6 +439,52 @@ public final class DatabaseConversation implements Conversation, CompactionListe
       ps.setLong(2, now);
       ps.setLong(3, now);
       ps.executeUpdate();
+    }
+  }
+
+  /** Sets the parameters of an insert after the first two (the conversation id and seq). */
+  private interface RowValues {
+    void set(PreparedStatement ps) throws SQLException;
+  }
+
+  /**
+   * Stores row {@code seq} of {@code table} in one transaction: touches the conversation's row,
+   * requires row {@code seq - 1} (a conflict when another writer removed it or got there first),
+   * then runs {@code insert}, whose first two parameters are the conversation id and {@code seq}.
+   *
+   * @param what what is stored, for the error message
+   */
+  private void appendRow(String what, String table, int seq, String insert, RowValues values) {
+    store.write(
+        what,
+        c -> {
+          touch(c);
+          requireRow(c, table, seq - 1);
+          try (PreparedStatement ps = c.prepareStatement(insert)) {
+            ps.setString(1, id);
+            ps.setInt(2, seq);
+            values.set(ps);
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  /** Reads one row of a result. */
+  private interface RowReader {
+    void read(ResultSet rs) throws SQLException;
+  }
+
+  /** Runs {@code select}, whose only parameter is the conversation id, row by row. */
+  private static void eachRow(Connection c, String select, String id, RowReader row)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(select)) {
+      ps.setString(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          row.read(rs);
+        }
+      }
     }
   }
 

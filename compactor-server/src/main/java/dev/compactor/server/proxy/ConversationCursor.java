@@ -1,22 +1,18 @@
 package dev.compactor.server.proxy;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import dev.compactor.chat.store.ListingCursor;
 
 /**
  * The cursor of {@link ProxyStore#list}: the last listed conversation's last-activity instant
- * (epoch milliseconds) and id, as base64url text. Opaque to callers; it carries no tenant (the
- * listing is scoped by the caller's tenant, whatever cursor it presents).
+ * (epoch milliseconds) and id, as base64url text ({@link ListingCursor}). Opaque to callers; it
+ * carries no tenant (the listing is scoped by the caller's tenant, whatever cursor it presents).
  */
 record ConversationCursor(long updatedAt, String id) {
-  private static final String VERSION = "p1";
-  private static final int MAX_LENGTH = 400;
+  private static final ListingCursor CODEC =
+      new ListingCursor("p1", 400, "conversation listing", "next_cursor");
 
   String encode() {
-    String plain = VERSION + "|" + updatedAt + "|" + id;
-    return Base64.getUrlEncoder()
-        .withoutPadding()
-        .encodeToString(plain.getBytes(StandardCharsets.UTF_8));
+    return CODEC.encode(Long.toString(updatedAt), id);
   }
 
   /**
@@ -24,32 +20,13 @@ record ConversationCursor(long updatedAt, String id) {
    *     #encode} made
    */
   static ConversationCursor decode(String cursor) {
-    if (cursor.length() > MAX_LENGTH) {
-      throw invalid(cursor);
-    }
-    String plain;
-    try {
-      plain = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      throw invalid(cursor);
-    }
-    String[] parts = plain.split("\\|", 3);
-    if (parts.length != 3 || !parts[0].equals(VERSION) || !parts[2].startsWith("conv_")) {
-      throw invalid(cursor);
-    }
-    try {
-      return new ConversationCursor(Long.parseLong(parts[1]), parts[2]);
-    } catch (NumberFormatException e) {
-      throw invalid(cursor);
-    }
-  }
-
-  private static IllegalArgumentException invalid(String cursor) {
-    String shown = cursor.length() <= 40 ? cursor : cursor.substring(0, 40) + "…";
-    return new IllegalArgumentException(
-        "cursor \""
-            + shown
-            + "\" is not a cursor of this conversation listing; pass the next_cursor of the"
-            + " previous page unchanged");
+    return CODEC.decode(
+        cursor,
+        (updatedAt, id) -> {
+          if (!id.startsWith("conv_")) {
+            throw new IllegalArgumentException("not a conversation id: " + id);
+          }
+          return new ConversationCursor(Long.parseLong(updatedAt), id);
+        });
   }
 }

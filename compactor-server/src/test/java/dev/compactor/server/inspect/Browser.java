@@ -81,4 +81,16 @@ final class Browser implements AutoCloseable {
   public void close() {
     driver.quit();
   }
+
+  /**
+   * Closes what a browser test started, in the order given, skipping what never started (null):
+   * typically the browser first, then the server, then its stores.
+   */
+  static void closeAll(AutoCloseable... started) throws Exception {
+    for (AutoCloseable c : started) {
+      if (c != null) {
+        c.close();
+      }
+    }
+  }
 }

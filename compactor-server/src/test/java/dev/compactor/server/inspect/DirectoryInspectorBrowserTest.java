@@ -93,16 +93,8 @@ class DirectoryInspectorBrowserTest {
   }
 
   @AfterAll
-  static void tearDown() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-    if (conversation != null) {
-      conversation.close();
-    }
+  static void tearDown() throws Exception {
+    Browser.closeAll(browser, server, conversation);
   }
 
   private static WebDriverWait waitUp() {

@@ -14,6 +14,7 @@ import dev.compactor.server.CompactorServer;
 import dev.compactor.server.ServerMetrics;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
+import dev.compactor.server.TestTenants;
 import dev.compactor.server.Upstream;
 import dev.compactor.server.UpstreamModels;
 import dev.compactor.server.proxy.ProxyStore;
@@ -30,7 +31,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,23 +88,7 @@ class ServiceInspectorBrowserTest {
                     Map.of(ENV, "sk-upstream")))
             .build();
     Map<String, String> keys = Map.of(ACME_KEY, "acme", OTHER_KEY, "other");
-    Tenants tenants =
-        new Tenants() {
-          @Override
-          public boolean keysRequired() {
-            return true;
-          }
-
-          @Override
-          public Optional<String> authenticate(String presentedKey) {
-            return Optional.ofNullable(keys.get(presentedKey));
-          }
-
-          @Override
-          public String describe() {
-            return "test keys";
-          }
-        };
+    Tenants tenants = TestTenants.keys(keys);
     server =
         CompactorServer.start(
             settings,
@@ -201,22 +185,8 @@ class ServiceInspectorBrowserTest {
   }
 
   @AfterAll
-  static void tearDown() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-    if (proxy != null) {
-      proxy.close();
-    }
-    if (chats != null) {
-      chats.close();
-    }
-    if (model != null) {
-      model.close();
-    }
+  static void tearDown() throws Exception {
+    Browser.closeAll(browser, server, proxy, chats, model);
   }
 
   /** Logs in through the form, as a person would. */

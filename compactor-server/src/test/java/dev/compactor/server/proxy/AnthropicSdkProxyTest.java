@@ -18,52 +18,32 @@ import com.anthropic.models.messages.TextBlockParam;
 import com.anthropic.models.messages.Tool;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.ToolUseBlock;
-import dev.compactor.server.Tenants;
-import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Anthropic Java SDK pointed at the proxy (base URL {@code http://127.0.0.1:PORT}), against the
  * fake provider: a tool loop long enough to compact several times, streaming and not, with a {@code
  * cache_control} marker on the system prompt that every request keeps.
  */
-class AnthropicSdkProxyTest {
-  static final int ROUNDS = 30;
-
-  @TempDir Path dir;
-  ProxyFixture f;
+class AnthropicSdkProxyTest extends SdkToolLoopTest {
   AnthropicClient client;
-  final AtomicInteger calls = new AtomicInteger();
+
+  @Override
+  Reply toolCall(int n) {
+    return Reply.toolCall("toolu_" + n, "bash", readFile(n));
+  }
 
   @BeforeEach
-  void start() {
-    FakeModelServer model =
-        FakeModelServer.builder()
-            .contextWindow(12_000)
-            .replyWith(
-                r -> {
-                  int n = calls.getAndIncrement();
-                  return n < ROUNDS - 1
-                      ? Reply.toolCall(
-                          "toolu_" + n, "bash", "{\"cmd\":\"cat src/file" + n + ".java\"}")
-                      : Reply.text("All tests pass now.");
-                })
-            .start();
-    f =
-        new ProxyFixture(
-            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+  void startClient() {
     client =
         AnthropicOkHttpClient.builder()
             .baseUrl(f.baseUrl())
@@ -74,9 +54,8 @@ class AnthropicSdkProxyTest {
   }
 
   @AfterEach
-  void stop() {
+  void stopClient() {
     client.close();
-    f.close();
   }
 
   private static MessageCreateParams.Builder firstRequest() {
@@ -103,11 +82,6 @@ class AnthropicSdkProxyTest {
                                 .build())
                         .build())
                 .build());
-  }
-
-  private static String output(int round) {
-    return ("line " + round + ": public void method" + round + "() { return compute(x, y); }\n")
-        .repeat(40);
   }
 
   private static void answerTools(MessageCreateParams.Builder params, Message reply, int round) {
@@ -143,7 +117,7 @@ class AnthropicSdkProxyTest {
       last = raw.parse();
       answerTools(params, last, round);
     }
-    assertThat(last.content().get(0).text().orElseThrow().text()).isEqualTo("All tests pass now.");
+    assertThat(last.content().get(0).text().orElseThrow().text()).isEqualTo(FINAL_TEXT);
     assertProxied(actions, conversations);
   }
 
@@ -166,21 +140,17 @@ class AnthropicSdkProxyTest {
       last = acc.message();
       answerTools(params, last, round);
     }
-    assertThat(last.content().get(0).text().orElseThrow().text()).isEqualTo("All tests pass now.");
+    assertThat(last.content().get(0).text().orElseThrow().text()).isEqualTo(FINAL_TEXT);
     assertProxied(actions, conversations);
     assertThat(f.model.requests()).allMatch(RecordedRequest::streaming);
   }
 
   private void assertProxied(List<String> actions, Set<String> conversations) {
-    List<RecordedRequest> sent = f.model.requests();
     // valid requests only: tool_use answered in the very next turn, alternating roles, ≤ 4
     // cache_control breakpoints, within the window
-    assertThat(f.model.rejections()).isEmpty();
-    assertThat(sent).hasSize(ROUNDS);
+    List<RecordedRequest> sent = assertEveryRoundReachedTheProvider();
     int compactions = PrefixChecks.assertCachePreserving(sent, actions);
-    // the default policy's cost planner masks a few outputs at a time once that pays back the
-    // cache it invalidates (about every third round here), never on every round
-    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 2);
+    assertCompactedSeveralTimes(compactions);
     // the client's cache_control marker on the system prompt is on every request
     assertThat(sent)
         .allMatch(r -> r.json().at("/system/0/cache_control/type").asText().equals("ephemeral"));
@@ -188,9 +158,6 @@ class AnthropicSdkProxyTest {
     // the provider unchanged (local mode)
     assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-ant-client-key");
     assertThat(sent.get(0).header("anthropic-version")).isPresent();
-    assertThat(conversations).hasSize(1);
-    assertThat(f.proxyStore.log(conversations.iterator().next()))
-        .filteredOn(e -> e.kind().equals("reply"))
-        .hasSize(ROUNDS);
+    assertOneConversationHeldEveryReply(conversations);
   }
 }

@@ -14,11 +14,8 @@ import com.openai.models.responses.ResponseFunctionToolCall;
 import com.openai.models.responses.ResponseInputItem;
 import com.openai.models.responses.ResponseOutputItem;
 import com.openai.models.responses.ResponseStreamEvent;
-import dev.compactor.server.Tenants;
-import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,7 +25,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The official OpenAI Java SDK's Responses API ({@code client.responses().create(…)}) pointed at
@@ -36,32 +32,17 @@ import org.junit.jupiter.api.io.TempDir;
  * history each time, reasoning items included) long enough to compact several times, streaming and
  * not.
  */
-class OpenAiResponsesSdkProxyTest {
-  static final int ROUNDS = 30;
-
-  @TempDir Path dir;
-  ProxyFixture f;
+class OpenAiResponsesSdkProxyTest extends SdkToolLoopTest {
   OpenAIClient client;
-  final AtomicInteger calls = new AtomicInteger();
+
+  @Override
+  Reply toolCall(int n) {
+    return Reply.toolCall("call_" + n, "bash", readFile(n))
+        .reasoning("Reading file " + n + " next.");
+  }
 
   @BeforeEach
-  void start() {
-    FakeModelServer model =
-        FakeModelServer.builder()
-            .contextWindow(12_000)
-            .replyWith(
-                r -> {
-                  int n = calls.getAndIncrement();
-                  return n < ROUNDS - 1
-                      ? Reply.toolCall(
-                              "call_" + n, "bash", "{\"cmd\":\"cat src/file" + n + ".java\"}")
-                          .reasoning("Reading file " + n + " next.")
-                      : Reply.text("All tests pass now.");
-                })
-            .start();
-    f =
-        new ProxyFixture(
-            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+  void startClient() {
     client =
         OpenAIOkHttpClient.builder()
             .baseUrl(f.baseUrl() + "/v1")
@@ -72,9 +53,8 @@ class OpenAiResponsesSdkProxyTest {
   }
 
   @AfterEach
-  void stop() {
+  void stopClient() {
     client.close();
-    f.close();
   }
 
   private static ResponseCreateParams params(List<ResponseInputItem> input) {
@@ -105,11 +85,6 @@ class OpenAiResponsesSdkProxyTest {
                 .content("The test FooTest fails; find out why and fix it.")
                 .build()));
     return input;
-  }
-
-  private static String output(int round) {
-    return ("line " + round + ": public void method" + round + "() { return compute(x, y); }\n")
-        .repeat(40);
   }
 
   /** Appends the response's output items and an output for each function call; the last text. */
@@ -155,7 +130,7 @@ class OpenAiResponsesSdkProxyTest {
       conversations.add(raw.headers().values("x-compactor-conversation").get(0));
       last = continueWith(raw.parse(), input, round);
     }
-    assertThat(last).isEqualTo("All tests pass now.");
+    assertThat(last).isEqualTo(FINAL_TEXT);
     assertProxied(actions, conversations);
   }
 
@@ -185,21 +160,17 @@ class OpenAiResponsesSdkProxyTest {
       assertThat(completed.get()).as("round %d ends in response.completed", round).isNotNull();
       last = continueWith(completed.get(), input, round);
     }
-    assertThat(last).isEqualTo("All tests pass now.");
+    assertThat(last).isEqualTo(FINAL_TEXT);
     assertProxied(actions, conversations);
     assertThat(f.model.requests()).allMatch(RecordedRequest::streaming);
   }
 
   private void assertProxied(List<String> actions, Set<String> conversations) {
-    List<RecordedRequest> sent = f.model.requests();
     // every request the provider saw was valid (call/output pairing, each reasoning item followed
     // by its call, required fields) and fit its window
-    assertThat(f.model.rejections()).isEmpty();
-    assertThat(sent).hasSize(ROUNDS);
+    List<RecordedRequest> sent = assertEveryRoundReachedTheProvider();
     int compactions = PrefixChecks.assertCachePreserving(sent, actions, "input");
-    // the default policy's cost planner masks a few outputs at a time once that pays back the
-    // cache it invalidates (about every third round here), never on every round
-    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 2);
+    assertCompactedSeveralTimes(compactions);
     assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-client-key");
     // the instructions reach the provider on every request
     assertThat(sent)
@@ -219,10 +190,7 @@ class OpenAiResponsesSdkProxyTest {
       }
       assertThat(reasoning).isEqualTo(calls);
     }
-    assertThat(conversations).hasSize(1);
-    assertThat(f.proxyStore.log(conversations.iterator().next()))
-        .filteredOn(e -> e.kind().equals("reply"))
-        .hasSize(ROUNDS);
+    assertOneConversationHeldEveryReply(conversations);
     long maxPrompt =
         sent.stream().mapToLong(r -> f.model.estimatePromptTokens(r.json())).max().orElseThrow();
     System.out.printf(

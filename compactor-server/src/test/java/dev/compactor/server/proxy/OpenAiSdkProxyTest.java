@@ -17,50 +17,30 @@ import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionMessage;
 import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
-import dev.compactor.server.Tenants;
-import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The official OpenAI Java SDK pointed at the proxy (base URL {@code http://127.0.0.1:PORT/v1}),
  * against the fake provider: a tool loop long enough to compact several times, streaming and not.
  */
-class OpenAiSdkProxyTest {
-  static final int ROUNDS = 30;
-
-  @TempDir Path dir;
-  ProxyFixture f;
+class OpenAiSdkProxyTest extends SdkToolLoopTest {
   OpenAIClient client;
-  final AtomicInteger calls = new AtomicInteger();
+
+  @Override
+  Reply toolCall(int n) {
+    return Reply.toolCall("call_" + n, "bash", readFile(n));
+  }
 
   @BeforeEach
-  void start() {
-    FakeModelServer model =
-        FakeModelServer.builder()
-            .contextWindow(12_000)
-            .replyWith(
-                r -> {
-                  int n = calls.getAndIncrement();
-                  return n < ROUNDS - 1
-                      ? Reply.toolCall(
-                          "call_" + n, "bash", "{\"cmd\":\"cat src/file" + n + ".java\"}")
-                      : Reply.text("All tests pass now.");
-                })
-            .start();
-    f =
-        new ProxyFixture(
-            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+  void startClient() {
     client =
         OpenAIOkHttpClient.builder()
             .baseUrl(f.baseUrl() + "/v1")
@@ -71,9 +51,8 @@ class OpenAiSdkProxyTest {
   }
 
   @AfterEach
-  void stop() {
+  void stopClient() {
     client.close();
-    f.close();
   }
 
   private static ChatCompletionCreateParams.Builder start(String model) {
@@ -93,11 +72,6 @@ class OpenAiSdkProxyTest {
                                 .build())
                         .build())
                 .build());
-  }
-
-  private static String output(int round) {
-    return ("line " + round + ": public void method" + round + "() { return compute(x, y); }\n")
-        .repeat(40);
   }
 
   @Test
@@ -121,7 +95,7 @@ class OpenAiSdkProxyTest {
                 .build());
       }
     }
-    assertThat(last.content()).hasValue("All tests pass now.");
+    assertThat(last.content()).hasValue(FINAL_TEXT);
     assertProxied(actions, conversations);
   }
 
@@ -151,25 +125,18 @@ class OpenAiSdkProxyTest {
                 .build());
       }
     }
-    assertThat(last.content()).hasValue("All tests pass now.");
+    assertThat(last.content()).hasValue(FINAL_TEXT);
     assertProxied(actions, conversations);
     assertThat(f.model.requests()).allMatch(RecordedRequest::streaming);
   }
 
   private void assertProxied(List<String> actions, Set<String> conversations) {
-    List<RecordedRequest> sent = f.model.requests();
     // every request the provider saw was valid (tool pairing, roles) and fit its window
-    assertThat(f.model.rejections()).isEmpty();
-    assertThat(sent).hasSize(ROUNDS);
+    List<RecordedRequest> sent = assertEveryRoundReachedTheProvider();
     int compactions = PrefixChecks.assertCachePreserving(sent, actions);
-    // the default policy's cost planner masks a few outputs at a time once that pays back the
-    // cache it invalidates (about every third round here), never on every round
-    assertThat(compactions).isGreaterThanOrEqualTo(2).isLessThan(ROUNDS / 2);
+    assertCompactedSeveralTimes(compactions);
     // the client's own key reached the provider (local mode) and one conversation held it all
     assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-client-key");
-    assertThat(conversations).hasSize(1);
-    assertThat(f.proxyStore.log(conversations.iterator().next()))
-        .filteredOn(e -> e.kind().equals("reply"))
-        .hasSize(ROUNDS);
+    assertOneConversationHeldEveryReply(conversations);
   }
 }

@@ -5,48 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.compactor.server.Tenants;
 import dev.compactor.server.proxy.ProxyFixture.Answer;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The proxy over HTTP on a real server, against the fake provider, run on each store: forwarding,
  * credentials, conversations across stateless requests, compaction on the wire, overflow recovery
  * and streaming.
  */
-abstract class ProxyContract {
-  @TempDir Path dir;
-
-  ProxyFixture f;
-
-  /** A fresh, empty proxy store. */
-  abstract ProxyStore openStore(Path dir);
-
-  @BeforeEach
-  void start() {
-    f = new ProxyFixture(fakeModel(), openStore(dir), dir, Tenants.localMode());
-  }
-
-  static FakeModelServer fakeModel() {
-    return FakeModelServer.builder()
-        .replyWith(r -> Reply.text("answer to " + r.lastUserText()).usage(50, 5))
-        .start();
-  }
-
-  @AfterEach
-  void stop() {
-    f.close();
-  }
-
+abstract class ProxyContract extends ProxyServerContract {
   static final ObjectNode chat(String model, String... roleAndText) {
     ObjectNode body = ProxyFixture.JSON.createObjectNode().put("model", model);
     ArrayNode messages = body.putArray("messages");
@@ -396,14 +368,7 @@ abstract class ProxyContract {
     assertThat(a.status()).as(a.body()).isEqualTo(200);
     assertThat(a.header("x-compactor-action")).isEqualTo("recovered");
     List<RecordedRequest> sent = f.model.requests();
-    assertThat(sent.size()).isBetween(2, 9);
-    assertThat(sent.get(0).rejected()).isTrue();
-    assertThat(sent.get(sent.size() - 1).rejected()).isFalse();
-    for (int i = 1; i < sent.size(); i++) {
-      assertThat(sent.get(i).body().length()).isLessThan(sent.get(i - 1).body().length());
-    }
-    // the newest request is kept
-    assertThat(sent.get(sent.size() - 1).lastUserText()).startsWith("detail 11");
+    assertRecoveredByShrinkingRetries(sent);
   }
 
   // ------------------------------------------------------------------ streaming

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
+import dev.compactor.server.TestTenants;
 import dev.compactor.server.proxy.ProxyFixture.Answer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,25 +23,6 @@ class ProxyKeysAndTimeoutsTest {
 
   @TempDir Path dir;
 
-  static Tenants keys(Map<String, String> keyToTenant) {
-    return new Tenants() {
-      @Override
-      public boolean keysRequired() {
-        return true;
-      }
-
-      @Override
-      public Optional<String> authenticate(String presentedKey) {
-        return Optional.ofNullable(keyToTenant.get(presentedKey));
-      }
-
-      @Override
-      public String describe() {
-        return "test keys";
-      }
-    };
-  }
-
   @Test
   void withTenantKeysTheProxyAuthenticatesTheTenantAndSendsTheUpstreamKey() {
     try (ProxyFixture f =
@@ -49,7 +30,7 @@ class ProxyKeysAndTimeoutsTest {
             ProxyContract.fakeModel(),
             ProxyStore.openSqlite(dir.resolve("proxy.db")),
             dir,
-            keys(Map.of(ACME, "acme")))) {
+            TestTenants.keys(Map.of(ACME, "acme")))) {
       String chat = ProxyContract.chat("gpt-4o", "user", "hi").toString();
       Answer a = f.post("/v1/chat/completions", chat, "Authorization", "Bearer " + ACME);
       assertThat(a.status()).as(a.body()).isEqualTo(200);

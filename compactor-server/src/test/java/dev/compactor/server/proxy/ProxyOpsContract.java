@@ -9,6 +9,7 @@ import dev.compactor.core.budget.BudgetSetting;
 import dev.compactor.server.ProxySettings;
 import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
+import dev.compactor.server.TestTenants;
 import dev.compactor.server.proxy.ProxyFixture.Answer;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
@@ -530,7 +531,7 @@ abstract class ProxyOpsContract {
     String keyB = "key-b-0123456789abcdef";
     start(
         Map.of(),
-        ProxyKeysAndTimeoutsTest.keys(Map.of(keyA, "tenant-a", keyB, "tenant-b")),
+        TestTenants.keys(Map.of(keyA, "tenant-a", keyB, "tenant-b")),
         ServerSettings.builder().port(0));
     String id =
         f.post(

@@ -1,0 +1,59 @@
+package dev.compactor.server.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.compactor.server.Tenants;
+import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
+import dev.compactor.testkit.model.Reply;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The setup of the proxy contracts that run on each store ({@link ProxyContract}, {@link
+ * ResponsesProxyContract}): a real server with the proxy in local mode on a fresh store ({@link
+ * #openStore}), against {@link #fakeModel()}; and the checks both wire formats share.
+ */
+abstract class ProxyServerContract {
+  @TempDir Path dir;
+
+  ProxyFixture f;
+
+  /** A fresh, empty proxy store. */
+  abstract ProxyStore openStore(Path dir);
+
+  @BeforeEach
+  void start() {
+    f = new ProxyFixture(fakeModel(), openStore(dir), dir, Tenants.localMode());
+  }
+
+  /** A fake provider answering "answer to " and the last user text, with a usage of 50 + 5. */
+  static FakeModelServer fakeModel() {
+    return FakeModelServer.builder()
+        .replyWith(r -> Reply.text("answer to " + r.lastUserText()).usage(50, 5))
+        .start();
+  }
+
+  @AfterEach
+  void stop() {
+    f.close();
+  }
+
+  /**
+   * The provider's context overflow was recovered by shrinking retries: it rejected the first
+   * request and took the last, each retry smaller than the one before, and the newest user message
+   * (here "detail 11 …") kept.
+   */
+  static void assertRecoveredByShrinkingRetries(List<RecordedRequest> sent) {
+    assertThat(sent.size()).isBetween(2, 9);
+    assertThat(sent.get(0).rejected()).isTrue();
+    assertThat(sent.get(sent.size() - 1).rejected()).isFalse();
+    for (int i = 1; i < sent.size(); i++) {
+      assertThat(sent.get(i).body().length()).isLessThan(sent.get(i - 1).body().length());
+    }
+    assertThat(sent.get(sent.size() - 1).lastUserText()).startsWith("detail 11");
+  }
+}
