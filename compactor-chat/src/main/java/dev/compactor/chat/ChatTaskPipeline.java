@@ -6,6 +6,7 @@ import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.base.CompactionDetails;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.store.ArchivedMessage;
+import dev.compactor.chat.store.CallRecord;
 import dev.compactor.chat.store.ChatRecord;
 import dev.compactor.chat.store.ChatSnapshot;
 import dev.compactor.chat.store.ChatUpdate;
@@ -35,7 +36,8 @@ import java.util.Set;
  *   <li>{@link SummaryStep}: summary compaction of the existing history;
  *   <li>{@link #addMessages}: the call's messages added (or replacing the history);
  *   <li>{@link ModelCallStep}: the model call with provider compaction and overflow recovery;
- *   <li>{@link #record}: the chat's new record, the compaction report and the result.
+ *   <li>{@link #record}: the chat's new record, the compaction report (returned and stored with the
+ *       call) and the result.
  * </ol>
  *
  * A step that fails throws {@link ChatTaskException}; nothing of the call is stored.
@@ -185,8 +187,19 @@ final class ChatTaskPipeline {
             report,
             call.summaryUsage,
             call.overflowRetries);
+    CallRecord stored =
+        new CallRecord(
+            call.now,
+            call.model,
+            call.api,
+            call.submits(),
+            rec.lastPromptTokens(),
+            call.submits() ? call.lastPrompt : null,
+            call.countWithCall(),
+            call.newHistory.size(),
+            report);
     return Outcome.of(
-        new ChatUpdate(updated, call.newHistory, call.archived, call.summaries),
+        new ChatUpdate(updated, call.newHistory, call.archived, call.summaries, stored),
         new ChatTaskResult(call.key, call.reply, call.usage, details));
   }
 }

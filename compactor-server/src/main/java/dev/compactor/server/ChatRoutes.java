@@ -9,6 +9,7 @@ import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.store.ArchivedMessage;
+import dev.compactor.chat.store.CallRecord;
 import dev.compactor.chat.store.ChatOverview;
 import dev.compactor.chat.store.ChatPage;
 import dev.compactor.chat.store.ChatRecord;
@@ -52,6 +53,7 @@ final class ChatRoutes {
     routes.delete(CHAT, this::delete);
     routes.get(CHAT + "/messages", this::messages);
     routes.get(CHAT + "/summaries", this::summaries);
+    routes.get(CHAT + "/calls", this::calls);
     routes.post(CHAT + "/summarize", this::summarize);
   }
 
@@ -214,6 +216,20 @@ final class ChatRoutes {
     ArrayNode list = o.putArray("summaries");
     for (SummaryRecord s : service.store().summaries(key)) {
       list.add(ChatTaskJson.summary(s));
+    }
+    Responses.json(ctx, 200, o);
+  }
+
+  private void calls(Context ctx) {
+    ChatKey key = key(ctx);
+    if (service.store().overview(key).isEmpty()) {
+      throw missing(key);
+    }
+    ObjectNode o = ChatTaskJson.JSON.createObjectNode();
+    o.put("chat_id", key.chatId());
+    ArrayNode list = o.putArray("calls");
+    for (CallRecord c : service.store().calls(key)) {
+      list.add(ChatTaskJson.call(c));
     }
     Responses.json(ctx, 200, o);
   }

@@ -8,7 +8,9 @@ import dev.compactor.server.ServerFixture.Answer;
 import dev.compactor.testkit.model.Reply;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -201,6 +203,44 @@ abstract class ChatApiContract {
     assertThat(list.status()).isEqualTo(200);
     assertThat(list.json().path("summaries")).hasSize(1);
     assertThat(list.json().at("/summaries/0/summary").asText()).isEqualTo("SUMMARY");
+  }
+
+  @Test
+  void callsAreListedWithTheCompactionReportTheyReturned() {
+    List<Answer> calls = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      calls.add(call("rep", "m" + i));
+    }
+    Answer list = f.get("/v1/chats/rep/calls", ACME);
+    assertThat(list.status()).as(list.text()).isEqualTo(200);
+    assertThat(list.json().path("chat_id").asText()).isEqualTo("rep");
+    JsonNode rows = list.json().path("calls");
+    assertThat(rows).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      JsonNode row = rows.get(i);
+      JsonNode answer = calls.get(i).json();
+      JsonNode report = answer.at("/_gpt_chat_details/compaction");
+      if (report.isMissingNode()) {
+        assertThat(row.path("compaction").isNull()).as(row.toString()).isTrue();
+      } else {
+        assertThat(row.path("compaction")).isEqualTo(report);
+      }
+      assertThat(row.path("model").asText())
+          .isEqualTo(answer.at("/_gpt_chat_details/model").asText());
+      assertThat(row.path("api").asText()).isEqualTo(answer.at("/_gpt_chat_details/api").asText());
+      assertThat(row.path("message_count_after").asInt())
+          .isEqualTo(answer.at("/_gpt_chat_details/message_count").asInt());
+      assertThat(row.path("tokens_after").asLong())
+          .isEqualTo(answer.at("/usage/prompt_tokens").asLong());
+      assertThat(row.path("action").asText()).isEqualTo("none");
+      assertThat(row.path("submitted").asBoolean()).isTrue();
+    }
+    assertThat(rows.get(0).path("tokens_before").isNull()).isTrue();
+    assertThat(rows.get(1).path("tokens_before").asLong())
+        .isEqualTo(rows.get(0).path("tokens_after").asLong());
+    assertThat(f.get("/v1/chats/nope/calls", ACME).status()).isEqualTo(404);
+    assertThat(f.send("DELETE", "/v1/chats/rep", null, ACME).status()).isEqualTo(204);
+    assertThat(f.get("/v1/chats/rep/calls", ACME).status()).isEqualTo(404);
   }
 
   // ------------------------------------------------------------------ errors
@@ -472,6 +512,7 @@ abstract class ChatApiContract {
           f.get(chat, GLOBEX),
           f.get(chat + "/messages", GLOBEX),
           f.get(chat + "/summaries", GLOBEX),
+          f.get(chat + "/calls", GLOBEX),
           f.post(chat + "/summarize", null, GLOBEX),
           f.send("DELETE", chat, null, GLOBEX)
         }) {

@@ -183,6 +183,9 @@ class OpenApiTest {
     Answer list = f.get("/v1/chats/c/summaries", null);
     assertRequired("SummaryList", list.json());
     assertRequired("SummaryRecord", list.json().at("/summaries/0"));
+    Answer calls = f.get("/v1/chats/c/calls", null);
+    assertRequired("CallList", calls.json());
+    assertRequired("CallRecord", calls.json().at("/calls/0"));
     Answer proxied =
         f.post(
             "/v1/chat/completions",

@@ -24,6 +24,7 @@ import dev.compactor.chat.base.CompactionDetails.SummaryReport;
 import dev.compactor.chat.compaction.SummaryCompactor;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.settings.WholeNumbers;
+import dev.compactor.chat.store.CallRecord;
 import dev.compactor.chat.store.ChatRecord;
 import dev.compactor.chat.store.SummaryRecord;
 import dev.compactor.core.message.Message;
@@ -449,6 +450,47 @@ public final class ChatTaskJson {
     o.put("summary_message_id", s.summaryMessageId());
     o.put("summary", s.summaryText());
     o.set("usage", usage(new CallUsage(s.model(), s.usage(), s.costUsd())));
+    return o;
+  }
+
+  /** A stored chat task call: {@code GET /v1/chats/{id}/calls}. */
+  public static ObjectNode call(CallRecord c) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("called_at", c.at().toString());
+    if (c.model() == null) {
+      o.putNull("model");
+    } else {
+      o.put("model", c.model());
+    }
+    if (c.api() == null) {
+      o.putNull("api");
+    } else {
+      o.put("api", c.api());
+    }
+    o.put("submitted", c.submitted());
+    o.put("action", c.action().wireName());
+    if (c.tokensBefore() == null) {
+      o.putNull("tokens_before");
+    } else {
+      o.put("tokens_before", c.tokensBefore());
+    }
+    if (c.tokensAfter() == null) {
+      o.putNull("tokens_after");
+    } else {
+      o.put("tokens_after", c.tokensAfter());
+    }
+    o.put("message_count_before", c.messageCountBefore());
+    o.put("message_count_after", c.messageCountAfter());
+    if (c.summaryUuid() == null) {
+      o.putNull("gpt_summary_uuid");
+    } else {
+      o.put("gpt_summary_uuid", c.summaryUuid());
+    }
+    if (c.compaction() == null) {
+      o.putNull("compaction");
+    } else {
+      o.set("compaction", report(c.compaction()));
+    }
     return o;
   }
 

@@ -66,6 +66,14 @@ public interface ChatStore extends AutoCloseable {
   List<SummaryRecord> summaries(ChatKey key);
 
   /**
+   * The chat's chat task calls, oldest first, each with the compaction report it returned; empty
+   * when none. (Calls stored before the store kept them are not listed.)
+   *
+   * @throws ChatStoreException when the database fails
+   */
+  List<CallRecord> calls(ChatKey key);
+
+  /**
    * The messages removed from the chat's history, in the order they were removed.
    *
    * @throws ChatStoreException when the database fails
@@ -118,9 +126,9 @@ public interface ChatStore extends AutoCloseable {
   Optional<MessagePage> messages(ChatKey key, int offset, int limit, boolean includeArchived);
 
   /**
-   * Deletes the chat: its record, history, archive and summary records, in one transaction. Waits
-   * for a call on this chat that is in progress (in this process, or holding the PostgreSQL row
-   * lock), never for other chats. A later call on the same id starts a new chat.
+   * Deletes the chat: its record, history, archive, summary records and call records, in one
+   * transaction. Waits for a call on this chat that is in progress (in this process, or holding the
+   * PostgreSQL row lock), never for other chats. A later call on the same id starts a new chat.
    *
    * @return whether the chat existed
    * @throws ChatStoreException when the database fails (nothing is deleted then)

@@ -15,12 +15,24 @@ import java.util.Set;
  *     must be listed in {@code archived}
  * @param archived the messages removed from the history, to keep in the archive
  * @param summaries summary records made by the call
+ * @param call the call's record (when, model, compaction report), or null for an update that is not
+ *     a chat task call
  */
 public record ChatUpdate(
     ChatRecord record,
     List<Message> messages,
     List<ArchivedMessage> archived,
-    List<SummaryRecord> summaries) {
+    List<SummaryRecord> summaries,
+    CallRecord call) {
+  /** An update without a call record. */
+  public ChatUpdate(
+      ChatRecord record,
+      List<Message> messages,
+      List<ArchivedMessage> archived,
+      List<SummaryRecord> summaries) {
+    this(record, messages, archived, summaries, null);
+  }
+
   /**
    * @throws IllegalArgumentException when two messages share an id
    */

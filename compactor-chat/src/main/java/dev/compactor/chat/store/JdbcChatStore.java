@@ -84,6 +84,42 @@ abstract class JdbcChatStore implements ChatStore {
   }
 
   @Override
+  public List<CallRecord> calls(ChatKey key) {
+    String sql =
+        "SELECT called_at, model, api, submitted, tokens_before, tokens_after,"
+            + " message_count_before, message_count_after, compaction FROM chat_calls"
+            + " WHERE tenant = ? AND chat_id = ? ORDER BY id";
+    try (Connection c = readConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, key.tenant());
+      ps.setString(2, key.chatId());
+      List<CallRecord> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          long before = rs.getLong("tokens_before");
+          Long tokensBefore = rs.wasNull() ? null : before;
+          long after = rs.getLong("tokens_after");
+          Long tokensAfter = rs.wasNull() ? null : after;
+          out.add(
+              new CallRecord(
+                  getInstant(rs, "called_at"),
+                  rs.getString("model"),
+                  rs.getString("api"),
+                  rs.getBoolean("submitted"),
+                  tokensBefore,
+                  tokensAfter,
+                  rs.getInt("message_count_before"),
+                  rs.getInt("message_count_after"),
+                  CallRecord.readReport(rs.getString("compaction"))));
+        }
+      }
+      return out;
+    } catch (SQLException | JsonProcessingException e) {
+      throw failed("reading calls of chat " + key, e);
+    }
+  }
+
+  @Override
   public List<SummaryRecord> summaries(ChatKey key) {
     String sql =
         "SELECT uuid, created_at, triggered_by, model, covered_message_ids,"
@@ -503,7 +539,8 @@ abstract class JdbcChatStore implements ChatStore {
             if (readRecord(c, key, rowLocks()) == null) {
               return false;
             }
-            for (String table : new String[] {"summaries", "archived_messages", "messages"}) {
+            for (String table :
+                new String[] {"chat_calls", "summaries", "archived_messages", "messages"}) {
               try (PreparedStatement ps =
                   c.prepareStatement(
                       "DELETE FROM " + table + " WHERE tenant = ? AND chat_id = ?")) {
@@ -695,6 +732,32 @@ abstract class JdbcChatStore implements ChatStore {
     }
     for (SummaryRecord s : u.summaries()) {
       insertSummary(c, s);
+    }
+    if (u.call() != null) {
+      insertCall(c, key, u.call());
+    }
+  }
+
+  private void insertCall(Connection c, ChatKey key, CallRecord r) throws SQLException {
+    String sql =
+        "INSERT INTO chat_calls (tenant, chat_id, called_at, model, api, submitted, action,"
+            + " tokens_before, tokens_after, message_count_before, message_count_after,"
+            + " summary_uuid, compaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, key.tenant());
+      ps.setString(2, key.chatId());
+      setInstant(ps, 3, r.at());
+      ps.setString(4, r.model());
+      ps.setString(5, r.api());
+      ps.setBoolean(6, r.submitted());
+      ps.setString(7, r.action().wireName());
+      setLong(ps, 8, r.tokensBefore());
+      setLong(ps, 9, r.tokensAfter());
+      ps.setInt(10, r.messageCountBefore());
+      ps.setInt(11, r.messageCountAfter());
+      ps.setString(12, r.summaryUuid());
+      ps.setString(13, CallRecord.reportJson(r.compaction()));
+      ps.executeUpdate();
     }
   }
 

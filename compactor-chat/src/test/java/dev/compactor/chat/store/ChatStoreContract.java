@@ -897,6 +897,85 @@ public abstract class ChatStoreContract<S extends ChatStore> {
   }
 
   @Test
+  void calls_storeEachCallsCompactionReport_asReturned_andDeleteRemovesThem() {
+    FakeChatModel model = new FakeChatModel("openai/gpt-5-mini", ModelApi.RESPONSES);
+    ChatTaskService chats = service(model);
+    ChatKey k = key("reported");
+    ChatKey sibling = key("reported-sibling");
+    var settings =
+        dev.compactor.wire.json.Json.MAPPER
+            .createObjectNode()
+            .set(
+                "summary",
+                dev.compactor.wire.json.Json.MAPPER
+                    .createObjectNode()
+                    .set(
+                        "activation",
+                        dev.compactor.wire.json.Json.MAPPER
+                            .createObjectNode()
+                            .put("message_count", 4)));
+    List<ChatTaskResult> results = new ArrayList<>();
+    results.add(
+        chats.call(
+            k,
+            ChatTaskRequest.builder()
+                .model("openai/gpt-5-mini")
+                .submitToModel(false)
+                .messages(user("p0"), user("p1"))
+                .build()));
+    for (int i = 0; i < 6; i++) {
+      results.add(
+          chats.call(
+              k,
+              ChatTaskRequest.builder()
+                  .compaction(i == 0 ? settings : null)
+                  .messages(user("q" + i))
+                  .build()));
+    }
+    chats.call(
+        sibling, ChatTaskRequest.builder().model("openai/gpt-5-mini").messages(user("x")).build());
+
+    List<CallRecord> calls = store().calls(k);
+    assertThat(calls).hasSize(results.size());
+    boolean summarized = false;
+    for (int i = 0; i < calls.size(); i++) {
+      CallRecord c = calls.get(i);
+      ChatTaskResult r = results.get(i);
+      assertThat(c.compaction()).isEqualTo(r.details().compaction());
+      assertThat(c.model()).isEqualTo(r.details().model());
+      assertThat(c.api()).isEqualTo(r.details().api());
+      assertThat(c.messageCountAfter()).isEqualTo(r.details().messageCount());
+      assertThat(c.submitted()).isEqualTo(i > 0);
+      if (i > 0) {
+        assertThat(c.messageCountBefore()).isEqualTo(calls.get(i - 1).messageCountAfter() + 1);
+      }
+      if (i > 0) {
+        assertThat(c.tokensAfter()).isEqualTo(r.usage().usage().totalInput());
+        assertThat(c.tokensBefore()).isEqualTo(i == 1 ? null : calls.get(i - 1).tokensAfter());
+      } else {
+        assertThat(c.tokensAfter()).isNull();
+      }
+      if (c.action() == CallRecord.Action.SUMMARIZED) {
+        summarized = true;
+        assertThat(c.summaryUuid()).isEqualTo(store().summaries(k).get(0).uuid());
+        assertThat(c.compaction().summary().messageCountBefore())
+            .isGreaterThan(c.compaction().summary().messageCountAfter());
+      } else {
+        assertThat(c.summaryUuid()).isNull();
+      }
+    }
+    assertThat(summarized).as("one call summarized the chat").isTrue();
+    assertThat(calls.get(0).compaction()).isNull();
+    assertThat(calls.get(0).action()).isEqualTo(CallRecord.Action.NONE);
+    assertThat(reopen().calls(k)).isEqualTo(calls);
+    assertThat(store().calls(new ChatKey("tenant-b", k.chatId()))).isEmpty();
+
+    assertThat(store().delete(k)).isTrue();
+    assertThat(store().calls(k)).isEmpty();
+    assertThat(store().calls(sibling)).hasSize(1);
+  }
+
+  @Test
   void delete_removesRecordHistoryArchiveAndSummaries_onlyOfThatTenantsChat() {
     ChatKey k = summarizedTwiceThenSet();
     ChatKey theirs = new ChatKey("tenant-b", k.chatId());

@@ -112,10 +112,10 @@ public record InspectedConversation(
    * @param when its timestamp (ISO-8601)
    * @param trigger what started it
    * @param strategy what ran
-   * @param tokensBefore tokens of the view before
-   * @param tokensAfter tokens of the view after
-   * @param messagesBefore messages before
-   * @param messagesAfter messages after
+   * @param tokensBefore tokens of the view before, or -1 when unknown
+   * @param tokensAfter tokens of the view after, or -1 when unknown
+   * @param messagesBefore messages before, or -1 when unknown (the proxy does not record them)
+   * @param messagesAfter messages after, or -1 when unknown
    * @param view the view it made, or null
    */
   public record JournalRow(

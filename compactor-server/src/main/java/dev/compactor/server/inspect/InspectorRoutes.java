@@ -206,7 +206,10 @@ public final class InspectorRoutes {
         chats
             .messages(key, 0, ChatStore.MAX_PAGE_SIZE, archived)
             .orElse(new MessagePage(List.of(), 0, 0));
-    html(ctx, 200, Pages.chat(c.get(), page, chats.summaries(key), archived, loggedIn()));
+    html(
+        ctx,
+        200,
+        Pages.chat(c.get(), page, chats.summaries(key), chats.calls(key), archived, loggedIn()));
   }
 
   // ------------------------------------------------------------------ responses

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.chat.base.ChatKey;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.settings.StickySettings;
+import dev.compactor.chat.store.CallRecord;
 import dev.compactor.chat.store.ChatOverview;
 import dev.compactor.chat.store.ChatRecord;
 import dev.compactor.chat.store.MessageEntry;
@@ -248,14 +249,12 @@ final class Pages {
             .append(esc(j.trigger()))
             .append("</td><td>")
             .append(esc(j.strategy()))
+            .append("</td><td class=\"num tokens-before\">")
+            .append(j.tokensBefore() < 0 ? "—" : n(j.tokensBefore()))
+            .append("</td><td class=\"num tokens-after\">")
+            .append(j.tokensAfter() < 0 ? "—" : n(j.tokensAfter()))
             .append("</td><td class=\"num\">")
-            .append(n(j.tokensBefore()))
-            .append("</td><td class=\"num\">")
-            .append(n(j.tokensAfter()))
-            .append("</td><td class=\"num\">")
-            .append(j.messagesBefore())
-            .append(" → ")
-            .append(j.messagesAfter())
+            .append(j.messagesBefore() < 0 ? "—" : j.messagesBefore() + " → " + j.messagesAfter())
             .append("</td><td>")
             .append(j.view() == null ? "—" : esc(j.view()))
             .append("</td></tr>");
@@ -331,6 +330,7 @@ final class Pages {
       ChatOverview c,
       MessagePage messages,
       List<SummaryRecord> summaries,
+      List<CallRecord> calls,
       boolean archived,
       boolean loggedIn) {
     ChatRecord r = c.record();
@@ -436,10 +436,8 @@ final class Pages {
       }
       b.append("</ul></details></div>");
     }
-    b.append(
-        "<p class=\"note\">The compaction report of each call (<code>details.compaction</code>) is"
-            + " returned with the call; the summaries above are what summary compaction"
-            + " stored.</p></section>");
+    b.append("</section>");
+    b.append(ChatCalls.section(calls));
     return page("chat " + key.chatId(), b.toString(), loggedIn);
   }
 

@@ -19,8 +19,10 @@ import java.util.stream.Collectors;
  * between two verbatim ones stand for the client items between them (one for one when the counts
  * agree, all of them otherwise); the kind of a synthesized item is read from its text.
  *
- * <p>The proxy records no per-call context size and no journal: the chart shows the conversation's
- * uncompacted size at each call, and the page says so.
+ * <p>The proxy stores one row per request ({@link ProxyStore#requests}): the chart shows the tokens
+ * it sent on each call, each compaction marked before the call it was made for, and the journal
+ * lists the compactions. Replies logged before the proxy stored these rows (an older conversation)
+ * are shown with the conversation's uncompacted size at that call, and the page says so.
  */
 final class ProxyConversation {
   private ProxyConversation() {}
@@ -28,6 +30,7 @@ final class ProxyConversation {
   static InspectedConversation of(
       ProxyStore.Conversation c,
       List<ProxyStore.LogEntry> log,
+      List<ProxyStore.RequestRecord> requests,
       TokenCounter counter,
       String model) {
     List<List<Message>> decoded = new ArrayList<>();
@@ -115,9 +118,60 @@ final class ProxyConversation {
         addVerbatim(view, rows.get(clientRows.get(j)), clientRows.get(j));
       }
     }
+    // Each request row names the log line of its reply; a reply without a row predates them.
+    java.util.Map<Integer, ProxyStore.Request> byReply = new java.util.HashMap<>();
+    List<Integer> compactionMarks = new ArrayList<>();
+    List<InspectedConversation.JournalRow> journal = new ArrayList<>();
+    for (ProxyStore.RequestRecord rec : requests) {
+      ProxyStore.Request q = rec.request();
+      if (rec.replySeq() != null) {
+        byReply.put(rec.replySeq(), q);
+      }
+      if (q.strategy() != null) {
+        // marked before the call it was made for: the first call whose reply is at or after it
+        int at = 0;
+        int replyAt = rec.replySeq() != null ? rec.replySeq() : Integer.MAX_VALUE;
+        while (at < calls.size() && calls.get(at).masterIndex() < replyAt) {
+          at++;
+        }
+        if (rec.replySeq() == null) {
+          at = calls.size(); // a request whose reply was not stored: after every stored call
+        }
+        compactionMarks.add(at);
+        journal.add(
+            new InspectedConversation.JournalRow(
+                rec.at().toString(),
+                q.trigger() == null ? "—" : q.trigger(),
+                q.strategy(),
+                q.tokensBefore() == null ? -1 : q.tokensBefore(),
+                q.tokensAfter() == null ? -1 : q.tokensAfter(),
+                -1,
+                -1,
+                null));
+      }
+    }
+    List<InspectedConversation.Call> sent = new ArrayList<>();
+    int estimated = 0;
+    for (InspectedConversation.Call call : calls) {
+      ProxyStore.Request q = byReply.get(call.masterIndex());
+      Long t = q == null ? null : q.tokensAfter() != null ? q.tokensAfter() : q.tokensBefore();
+      if (t == null) {
+        estimated++;
+        sent.add(call);
+      } else {
+        sent.add(new InspectedConversation.Call(call.masterIndex(), t, false));
+      }
+    }
+    if (estimated > 0) {
+      notes.add(
+          estimated
+              + " call(s) have no per-request record (made before the proxy stored them): their"
+              + " bars show the conversation's uncompacted size at that call, and compactions"
+              + " made then are not in the journal.");
+    }
     notes.add(
-        "The proxy keeps no record of what it sent per call: the chart shows the conversation's"
-            + " uncompacted size at each call; "
+        "The chart shows the tokens the proxy sent on each call (as in its x-compactor-tokens-after"
+            + " header); "
             + c.compactions()
             + " compaction(s) so far, the current view standing for the first "
             + c.viewCovered()
@@ -132,9 +186,9 @@ final class ProxyConversation {
         rows,
         c.viewItems() == null ? "none (nothing compacted yet)" : "stored view",
         view,
-        calls,
-        List.of(),
-        List.of(),
+        sent,
+        compactionMarks,
+        journal,
         notes);
   }
 

@@ -50,7 +50,10 @@ final class ServiceSource implements InspectorSource {
     }
     return proxy
         .byId(tenant, id)
-        .map(c -> ProxyConversation.of(c, proxy.log(c.id()), counter, model(tenant, id)));
+        .map(
+            c ->
+                ProxyConversation.of(
+                    c, proxy.log(c.id()), proxy.requests(c.id()), counter, model(tenant, id)));
   }
 
   @Override
@@ -63,7 +66,7 @@ final class ServiceSource implements InspectorSource {
       return Optional.empty();
     }
     List<ProxyStore.LogEntry> log = proxy.log(conversationId);
-    InspectedConversation ic = ProxyConversation.of(c.get(), log, counter, null);
+    InspectedConversation ic = ProxyConversation.of(c.get(), log, List.of(), counter, null);
     for (InspectedConversation.ViewRow r : ic.view()) {
       if (r.messageId().equals(entryId) && r.recoverable()) {
         List<Original> out = new ArrayList<>();

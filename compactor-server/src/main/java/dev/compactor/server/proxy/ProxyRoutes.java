@@ -16,6 +16,7 @@ import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.ModelError;
+import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionOutcome;
 import dev.compactor.core.policy.PendingCalls;
 import dev.compactor.core.policy.PolicyContext;
@@ -291,6 +292,7 @@ public final class ProxyRoutes {
     long before;
     long after;
     String reason;
+    AppliedCompaction compaction; // the request's compaction, for the journal; or null
 
     Headers(String action, String conversation, long before, long after) {
       this.action = action;
@@ -483,6 +485,7 @@ public final class ProxyRoutes {
       h.action = action(c.report().strategy());
       h.before = c.report().tokensBefore();
       h.after = c.report().tokensAfter();
+      h.compaction = c.report();
     } else if (!ProxyReminder.remind(this, p, r, o)) {
       p.send = p.view == null ? raw : bytes(api.body(body, effective));
       h.after = o.tokens();
@@ -798,6 +801,7 @@ public final class ProxyRoutes {
       plan.headers.action = "recovered";
       plan.headers.after =
           r.report().compactionReport().map(x -> x.tokensAfter()).orElse(plan.headers.after);
+      plan.headers.compaction = r.report().compactionReport().orElse(null);
       try (UpstreamClient.Answer a = answered.get()) {
         relay(ctx, a, plan.headers, plan, null);
       }
@@ -1024,7 +1028,9 @@ public final class ProxyRoutes {
         p.target.name(),
         p.model,
         p.headers.after >= 0 ? p.headers.after : p.headers.before,
-        p.reminded);
+        p.reminded,
+        ProxyStore.Request.of(
+            p.headers.action, p.headers.before, p.headers.after, p.headers.compaction));
   }
 
   /** Counts one answer to the client (see {@link ProxyMetrics}). */

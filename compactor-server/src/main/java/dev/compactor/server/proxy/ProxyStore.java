@@ -110,9 +110,58 @@ public final class ProxyStore implements AutoCloseable {
    * @param model the model the last request named
    * @param tokens tokens of what the proxy sent for the last request
    * @param reminded the compaction count at which the 90 % reminder was sent, or -1
+   * @param request the request's journal row, or null to add none
    */
   public record Activity(
-      String session, String upstream, String model, long tokens, int reminded) {}
+      String session, String upstream, String model, long tokens, int reminded, Request request) {
+    public Activity(String session, String upstream, String model, long tokens, int reminded) {
+      this(session, upstream, model, tokens, reminded, null);
+    }
+  }
+
+  /**
+   * One proxied request of a conversation, as its response headers told the client.
+   *
+   * @param action {@code none}, {@code masked}, {@code trimmed}, {@code summarized}, {@code
+   *     reminded} or {@code recovered} ({@code x-compactor-action})
+   * @param tokensBefore {@code x-compactor-tokens-before}, or null when it was not sent
+   * @param tokensAfter {@code x-compactor-tokens-after}, or null when it was not sent
+   * @param strategy the strategy of the request's compaction, or null when it made none
+   * @param trigger what started that compaction ({@code auto}, {@code manual}, {@code overflow}),
+   *     or null
+   */
+  public record Request(
+      String action, Long tokensBefore, Long tokensAfter, String strategy, String trigger) {
+    public Request {
+      java.util.Objects.requireNonNull(action, "action");
+    }
+
+    /**
+     * The row of a request answered with these headers ({@code -1}: a header not sent) and, when it
+     * compacted, that compaction.
+     */
+    public static Request of(
+        String action,
+        long tokensBefore,
+        long tokensAfter,
+        dev.compactor.core.policy.AppliedCompaction compaction) {
+      return new Request(
+          action,
+          tokensBefore < 0 ? null : tokensBefore,
+          tokensAfter < 0 ? null : tokensAfter,
+          compaction == null ? null : compaction.strategy(),
+          compaction == null ? null : compaction.trigger().wireName());
+    }
+  }
+
+  /**
+   * A stored {@link Request}.
+   *
+   * @param seq its position among the conversation's requests, from 0
+   * @param at when it was stored
+   * @param replySeq the master-log line of the reply it got, or null when none was stored
+   */
+  public record RequestRecord(int seq, Instant at, Integer replySeq, Request request) {}
 
   /**
    * A conversation as the API lists it.
@@ -611,6 +660,7 @@ public final class ProxyStore implements AutoCloseable {
           }
         }
         int seq = 0;
+        Integer replySeq = null;
         try (PreparedStatement ps =
             c.prepareStatement(
                 "SELECT COALESCE(MAX(seq), -1) FROM proxy_log WHERE conversation_id = ?")) {
@@ -625,6 +675,9 @@ public final class ProxyStore implements AutoCloseable {
                 "INSERT INTO proxy_log (conversation_id, seq, kind, digest, body, created_at)"
                     + " VALUES (?, ?, ?, ?, ?, ?)")) {
           for (LogEntry e : appended) {
+            if (e.kind().equals("reply")) {
+              replySeq = seq;
+            }
             ps.setString(1, next.id());
             ps.setInt(2, seq++);
             ps.setString(3, e.kind());
@@ -634,6 +687,9 @@ public final class ProxyStore implements AutoCloseable {
             ps.addBatch();
           }
           ps.executeBatch();
+        }
+        if (activity != null && activity.request() != null) {
+          insertRequest(c, next.id(), activity.request(), now, replySeq);
         }
         c.commit();
         return true;
@@ -657,7 +713,86 @@ public final class ProxyStore implements AutoCloseable {
     }
   }
 
-  /** Deletes a conversation of the tenant and its log; false when there is none. */
+  private static void insertRequest(Connection c, String id, Request r, long now, Integer replySeq)
+      throws SQLException {
+    int seq;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT COALESCE(MAX(seq), -1) FROM proxy_requests WHERE conversation_id = ?")) {
+      ps.setString(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        seq = rs.getInt(1) + 1;
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO proxy_requests (conversation_id, seq, created_at, action, tokens_before,"
+                + " tokens_after, strategy, trigger_kind, reply_seq)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      ps.setString(1, id);
+      ps.setInt(2, seq);
+      ps.setLong(3, now);
+      ps.setString(4, r.action());
+      setLong(ps, 5, r.tokensBefore());
+      setLong(ps, 6, r.tokensAfter());
+      setText(ps, 7, r.strategy());
+      setText(ps, 8, r.trigger());
+      if (replySeq == null) {
+        ps.setNull(9, java.sql.Types.INTEGER);
+      } else {
+        ps.setInt(9, replySeq);
+      }
+      ps.executeUpdate();
+    }
+  }
+
+  private static void setLong(PreparedStatement ps, int i, Long v) throws SQLException {
+    if (v == null) {
+      ps.setNull(i, java.sql.Types.BIGINT);
+    } else {
+      ps.setLong(i, v);
+    }
+  }
+
+  /** The conversation's requests, oldest first (none for requests stored before they were). */
+  public List<RequestRecord> requests(String conversationId) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT seq, created_at, action, tokens_before, tokens_after, strategy,"
+                    + " trigger_kind, reply_seq FROM proxy_requests WHERE conversation_id = ?"
+                    + " ORDER BY seq")) {
+      ps.setString(1, conversationId);
+      List<RequestRecord> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          long before = rs.getLong(4);
+          Long tokensBefore = rs.wasNull() ? null : before;
+          long after = rs.getLong(5);
+          Long tokensAfter = rs.wasNull() ? null : after;
+          int reply = rs.getInt(8);
+          Integer replySeq = rs.wasNull() ? null : reply;
+          out.add(
+              new RequestRecord(
+                  rs.getInt(1),
+                  Instant.ofEpochMilli(rs.getLong(2)),
+                  replySeq,
+                  new Request(
+                      rs.getString(3),
+                      tokensBefore,
+                      tokensAfter,
+                      rs.getString(6),
+                      rs.getString(7))));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed("reading the requests of conversation " + conversationId, e);
+    }
+  }
+
+  /** Deletes a conversation of the tenant, its log and its requests; false when there is none. */
   public boolean delete(String tenant, String id) {
     if (sqlite) {
       sqliteWrites.lock();
@@ -672,10 +807,12 @@ public final class ProxyStore implements AutoCloseable {
         n = ps.executeUpdate();
       }
       if (n > 0) {
-        try (PreparedStatement ps =
-            c.prepareStatement("DELETE FROM proxy_log WHERE conversation_id = ?")) {
-          ps.setString(1, id);
-          ps.executeUpdate();
+        for (String table : new String[] {"proxy_log", "proxy_requests"}) {
+          try (PreparedStatement ps =
+              c.prepareStatement("DELETE FROM " + table + " WHERE conversation_id = ?")) {
+            ps.setString(1, id);
+            ps.executeUpdate();
+          }
         }
       }
       c.commit();
@@ -691,9 +828,9 @@ public final class ProxyStore implements AutoCloseable {
 
   /**
    * Deletes every conversation (of any tenant) whose last activity is before {@code cutoff}, with
-   * its log, in transactions of at most 500 conversations. A request in flight on a conversation
-   * deleted meanwhile does not bring it back half: its save finds the conversation gone and stores
-   * the request whole as a new conversation.
+   * its log and requests, in transactions of at most 500 conversations. A request in flight on a
+   * conversation deleted meanwhile does not bring it back half: its save finds the conversation
+   * gone and stores the request whole as a new conversation.
    *
    * @return how many conversations were deleted
    * @throws ProxyStoreException when the database fails
@@ -732,14 +869,16 @@ public final class ProxyStore implements AutoCloseable {
             }
           }
         }
-        try (PreparedStatement ps =
-            c.prepareStatement("DELETE FROM proxy_log WHERE conversation_id = ?")) {
-          for (String id : ids) {
-            ps.setString(1, id);
-            ps.addBatch();
-          }
-          if (!ids.isEmpty()) {
-            ps.executeBatch();
+        for (String table : new String[] {"proxy_log", "proxy_requests"}) {
+          try (PreparedStatement ps =
+              c.prepareStatement("DELETE FROM " + table + " WHERE conversation_id = ?")) {
+            for (String id : ids) {
+              ps.setString(1, id);
+              ps.addBatch();
+            }
+            if (!ids.isEmpty()) {
+              ps.executeBatch();
+            }
           }
         }
         c.commit();

@@ -115,6 +115,20 @@ class ServiceInspectorBrowserTest {
     }
     HttpResponse<String> s = post("/v1/chats/sum/summarize", "", ACME_KEY);
     assertThat(s.statusCode()).as(s.body()).isEqualTo(200);
+    // a ninth call whose summary compaction activates
+    ObjectNode ninth = JSON.createObjectNode();
+    ninth.putArray("messages").addObject().put("role", "user").put("content", "message 8");
+    ObjectNode ninthSummary = ninth.putObject("compaction").putObject("summary");
+    ninthSummary.putObject("activation").put("message_count", 4);
+    ninthSummary.putObject("message_selection").put("keep_last_messages", 2);
+    HttpResponse<String> n = post("/v1/chats/sum/calls", ninth.toString(), ACME_KEY);
+    assertThat(n.statusCode()).as(n.body()).isEqualTo(200);
+    assertThat(
+            JSON.readTree(n.body())
+                .at("/_gpt_chat_details/compaction/summary/activated")
+                .asBoolean())
+        .as(n.body())
+        .isTrue();
     // another tenant's chat
     ObjectNode other = JSON.createObjectNode().put("model", "openai/gpt-4o-mini");
     other.putArray("messages").addObject().put("role", "user").put("content", "secret");
@@ -149,6 +163,15 @@ class ServiceInspectorBrowserTest {
     }
     assertThat(proxy.byId("acme", conversationId).orElseThrow().compactions()).isPositive();
     browser = Browser.start(tmp.resolve("profile"));
+  }
+
+  static HttpResponse<String> get(String path, String key) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+            .header("Authorization", "Bearer " + key)
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   static HttpResponse<String> post(String path, String body, String key) throws Exception {
@@ -252,7 +275,26 @@ class ServiceInspectorBrowserTest {
         .contains("message_count");
     assertThat(browser.driver.findElement(By.id("settings-effective")).getText())
         .contains("summary");
-    assertThat(browser.driver.findElements(By.cssSelector("#summaries .summary"))).hasSize(1);
+    assertThat(browser.driver.findElements(By.cssSelector("#summaries .summary"))).hasSize(2);
+    // one row per call, as the API lists the stored calls
+    JsonNode calls = JSON.readTree(get("/v1/chats/sum/calls", ACME_KEY).body()).get("calls");
+    assertThat(calls).hasSize(9);
+    List<WebElement> rows = browser.driver.findElements(By.cssSelector("#calls tr.call-report"));
+    assertThat(rows).hasSize(9);
+    for (int i = 0; i < 9; i++) {
+      JsonNode c = calls.get(i);
+      WebElement row = rows.get(i);
+      assertThat(row.getAttribute("data-action")).isEqualTo(c.get("action").asText());
+      assertThat(row.findElement(By.cssSelector(".tokens-after")).getText().replace(",", ""))
+          .isEqualTo(c.get("tokens_after").asText());
+      assertThat(row.getText()).contains(c.get("called_at").asText(), "gpt-4o-mini");
+    }
+    assertThat(rows.get(8).getAttribute("data-action")).isEqualTo("summarized");
+    assertThat(rows.get(8).findElement(By.cssSelector(".summary-uuid")).getText())
+        .isEqualTo(calls.get(8).get("gpt_summary_uuid").asText())
+        .isEqualTo(
+            chats.summaries(dev.compactor.chat.base.ChatKey.of("acme", "sum")).get(1).uuid());
+    assertThat(rows.get(0).getAttribute("data-action")).isEqualTo("none");
     assertThat(browser.driver.findElement(By.id("summaries")).getText())
         .contains("SUMMARY of the earlier turns");
     // markup in a message is text, never run
@@ -311,6 +353,37 @@ class ServiceInspectorBrowserTest {
                 .findElement(By.id("context-chart"))
                 .findElements(By.cssSelector("rect.bar")))
         .hasSize((int) log.stream().filter(e -> e.kind().equals("reply")).count());
+    // the chart shows what the proxy sent per call, as its journal rows say, compactions marked
+    List<ProxyStore.RequestRecord> requests = proxy.requests(conversationId);
+    List<WebElement> bars =
+        browser.driver.findElement(By.id("context-chart")).findElements(By.cssSelector("rect.bar"));
+    assertThat(requests).hasSize(bars.size());
+    for (int i = 0; i < bars.size(); i++) {
+      assertThat(Long.parseLong(bars.get(i).getAttribute("data-tokens")))
+          .isEqualTo(requests.get(i).request().tokensAfter());
+    }
+    List<ProxyStore.RequestRecord> compacting =
+        requests.stream().filter(r -> r.request().strategy() != null).toList();
+    assertThat(compacting).isNotEmpty();
+    assertThat(
+            browser
+                .driver
+                .findElement(By.id("context-chart"))
+                .findElements(By.cssSelector("line.compaction")))
+        .hasSize(compacting.size());
+    List<WebElement> journal =
+        browser.driver.findElements(By.cssSelector("#journal tr.compaction"));
+    assertThat(journal).hasSize(compacting.size());
+    ProxyStore.Request first = compacting.get(0).request();
+    assertThat(journal.get(0).getText()).contains(first.strategy(), first.trigger());
+    assertThat(journal.get(0).findElement(By.cssSelector(".tokens-before")).getText())
+        .isEqualTo(String.format(java.util.Locale.ROOT, "%,d", first.tokensBefore()));
+    assertThat(journal.get(0).findElement(By.cssSelector(".tokens-after")).getText())
+        .isEqualTo(String.format(java.util.Locale.ROOT, "%,d", first.tokensAfter()));
+    // the compaction came on a later call and made the context smaller
+    int at = requests.indexOf(compacting.get(0));
+    assertThat(at).isPositive();
+    assertThat(first.tokensAfter()).isLessThan(first.tokensBefore());
     browser.screenshot("inspector-proxy");
   }
 }

@@ -309,6 +309,63 @@ abstract class ProxyOpsContract {
   // ------------------------------------------------------------------ retention
 
   @Test
+  void eachRequestIsJournaledAsItsHeadersSaid_andDeletedWithTheConversation() throws Exception {
+    start(Map.of("openai", budget("1500")));
+    ObjectNode body = chat("gpt-4o", "user", "a short start");
+    List<Answer> answers = new ArrayList<>();
+    answers.add(f.post("/v1/chat/completions", body.toString()));
+    ObjectNode longer = longChat("gpt-4o", 6, 150);
+    longer.withArray("messages").insert(0, body.withArray("messages").get(0).deepCopy());
+    longer
+        .withArray("messages")
+        .insert(1, ProxyFixture.JSON.readTree(answers.get(0).body()).at("/choices/0/message"));
+    answers.add(f.post("/v1/chat/completions", longer.toString()));
+    answers.add(
+        f.post(
+            "/v1/chat/completions",
+            next(longer, "answer to and now the summary of it all?", "thanks").toString()));
+    String id = answers.get(0).header(CONV);
+    for (Answer a : answers) {
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      assertThat(a.header(CONV)).isEqualTo(id);
+    }
+
+    List<ProxyStore.RequestRecord> rows = f.proxyStore.requests(id);
+    assertThat(rows).hasSize(answers.size());
+    int compacted = 0;
+    for (int i = 0; i < rows.size(); i++) {
+      ProxyStore.Request r = rows.get(i).request();
+      Answer a = answers.get(i);
+      assertThat(rows.get(i).seq()).isEqualTo(i);
+      assertThat(f.proxyStore.log(id).get(rows.get(i).replySeq()).kind()).isEqualTo("reply");
+      if (i > 0) {
+        assertThat(rows.get(i).replySeq()).isGreaterThan(rows.get(i - 1).replySeq());
+      }
+      assertThat(r.action()).isEqualTo(a.header(ProxyRoutes.ACTION));
+      assertThat(r.tokensBefore()).isEqualTo(Long.parseLong(a.header(ProxyRoutes.TOKENS_BEFORE)));
+      assertThat(r.tokensAfter()).isEqualTo(Long.parseLong(a.header(ProxyRoutes.TOKENS_AFTER)));
+      if (Set.of("masked", "trimmed", "summarized").contains(r.action())) {
+        compacted++;
+        assertThat(r.strategy())
+            .isEqualTo(
+                Map.of("masked", "mask", "trimmed", "trim", "summarized", "summarize")
+                    .get(r.action()));
+        assertThat(r.trigger()).isEqualTo("auto");
+        assertThat(r.tokensAfter()).isLessThan(r.tokensBefore());
+      } else {
+        assertThat(r.strategy()).isNull();
+        assertThat(r.trigger()).isNull();
+      }
+    }
+    assertThat(rows.get(0).request().action()).isEqualTo("none");
+    assertThat(compacted).isEqualTo(1);
+    assertThat(f.proxyStore.byId("default", id).orElseThrow().compactions()).isEqualTo(1);
+
+    assertThat(f.delete("/v1/proxy/conversations/" + id).status()).isEqualTo(204);
+    assertThat(f.proxyStore.requests(id)).isEmpty();
+  }
+
+  @Test
   void theRetentionSweepDeletesOnlyConversationsInactiveForTheRetentionPeriod() throws Exception {
     start(Map.of());
     ObjectNode old = chat("gpt-4o", "user", "old one");
@@ -328,8 +385,10 @@ abstract class ProxyOpsContract {
     assertThat(retention.sweep()).isEqualTo(1);
     assertThat(f.get("/v1/proxy/conversations/" + oldId).status()).isEqualTo(404);
     assertThat(f.proxyStore.log(oldId)).isEmpty();
+    assertThat(f.proxyStore.requests(oldId)).isEmpty();
     assertThat(f.get("/v1/proxy/conversations/" + newId).status()).isEqualTo(200);
     assertThat(f.proxyStore.log(newId)).hasSize(2);
+    assertThat(f.proxyStore.requests(newId)).hasSize(1);
     assertThat(f.metrics.scrape()).contains("compactor_proxy_retention_deleted_total 1.0");
     // zero keeps everything
     assertThat(
