@@ -202,7 +202,22 @@ class ServiceInspectorBrowserTest {
     WebElement button = browser.driver.findElement(By.cssSelector("#login button"));
     button.click();
     WebDriverWait wait = new WebDriverWait(browser.driver, Duration.ofSeconds(20));
-    wait.until(ExpectedConditions.stalenessOf(button));
+    // the form's page is gone once its button is detached; Chromium reports that as a stale
+    // element or, while it is navigating, as a node that "does not belong to the document"
+    wait.until(
+        d -> {
+          try {
+            button.isEnabled();
+            return false;
+          } catch (org.openqa.selenium.StaleElementReferenceException e) {
+            return true;
+          } catch (org.openqa.selenium.WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+              return true;
+            }
+            throw e;
+          }
+        });
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("h1")));
   }
 
