@@ -150,8 +150,8 @@ final class ServeCommand implements Callable<Integer> {
       err.println("compactor serve: store " + store.describe());
       err.println("compactor serve: auth " + tenants.describe());
       err.println(
-          "compactor serve: proxy /v1/chat/completions, /v1/messages (compacting),"
-              + " /v1/responses, /v1/messages/count_tokens, /v1/models (passed through)");
+          "compactor serve: proxy /v1/chat/completions, /v1/messages, /v1/responses"
+              + " (compacting), /v1/messages/count_tokens, /v1/models (passed through)");
       err.println(
           "compactor serve: proxy conversations "
               + (settings.proxyRetention().isZero()
