@@ -40,6 +40,9 @@ abstract class ProxyOpsContract {
           + "## Current State\nDrafting.\n\n## Open Items\n- the last section\n\n"
           + "## Context Files\n- `report.md` — the draft\n";
 
+  /** How long the summary model {@code slow} takes to answer. */
+  static final Duration SLOW_SUMMARY = Duration.ofSeconds(4);
+
   @TempDir Path dir;
 
   ProxyFixture f;
@@ -59,9 +62,11 @@ abstract class ProxyOpsContract {
         .replyWith(
             r -> {
               if (r.body().contains(SUMMARY_PROMPT)) {
-                return r.model().equals("missing")
-                    ? Reply.error(Reply.Error.MODEL_NOT_FOUND)
-                    : Reply.text(CHECKPOINT).usage(300, 60);
+                return switch (r.model()) {
+                  case "missing" -> Reply.error(Reply.Error.MODEL_NOT_FOUND);
+                  case "slow" -> Reply.text(CHECKPOINT).usage(300, 60).delay(SLOW_SUMMARY);
+                  default -> Reply.text(CHECKPOINT).usage(300, 60);
+                };
               }
               Reply reply = Reply.text("answer to " + r.lastUserText()).usage(50, 5);
               return "slow".equals(r.lastUserText()) ? reply.delay(Duration.ofSeconds(2)) : reply;
@@ -322,6 +327,32 @@ abstract class ProxyOpsContract {
     assertThat(a.header(ProxyRoutes.REASON))
         .startsWith("summary model local/missing failed")
         .endsWith("the extractive summary was used");
+    assertThat(f.model.lastRequest().body()).doesNotContain("Finish the report.");
+    assertThat(f.model.rejections()).isEmpty();
+    assertThat(f.metrics.scrape())
+        .contains("compactor_proxy_summary_fallbacks_total{upstream=\"openai\"} 1.0");
+  }
+
+  @Test
+  void aSummaryModelSlowerThanTheServersModelTimeoutFallsBackToTheExtractiveSummary() {
+    ProxySettings p =
+        new ProxySettings(BudgetSetting.of("1500", "test"), null, "local/slow", Map.of());
+    start(
+        Map.of("openai", p),
+        Tenants.localMode(),
+        ServerSettings.builder().port(0).modelTimeout(Duration.ofMillis(500)));
+    long start = System.nanoTime();
+    Answer a = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 150).toString());
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    assertThat(a.header(ProxyRoutes.ACTION)).isEqualTo("summarized");
+    // the summary call was cut at the server's 500 ms, not the clients' default 2 minutes
+    assertThat(a.header(ProxyRoutes.REASON))
+        .startsWith("summary model local/slow failed")
+        .endsWith("the extractive summary was used");
+    assertThat(took).isLessThan(SLOW_SUMMARY);
+    assertThat(f.model.requests().stream().filter(r -> r.body().contains(SUMMARY_PROMPT)))
+        .isNotEmpty();
     assertThat(f.model.lastRequest().body()).doesNotContain("Finish the report.");
     assertThat(f.model.rejections()).isEmpty();
     assertThat(f.metrics.scrape())
