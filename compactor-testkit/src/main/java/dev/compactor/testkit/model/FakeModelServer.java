@@ -50,8 +50,10 @@ import java.util.function.ToLongFunction;
  *   <li>tool pairing: every tool result answers a call made earlier and not yet answered; every
  *       assistant tool call is answered before the next user or assistant turn (Anthropic: in the
  *       very next message), including at the end of the conversation;
- *   <li>roles: the format's roles only; Anthropic turns start with {@code user} and alternate, and
- *       a {@code system} role inside {@code messages} is refused (it belongs in {@code system});
+ *   <li>roles: the format's roles only; Anthropic turns start with {@code user}, and a {@code
+ *       system} role inside {@code messages} is refused (it belongs in {@code system}); consecutive
+ *       Anthropic turns of one role are accepted, as the Messages API combines them into one turn
+ *       (its tool results must still be in the message right after the call);
  *   <li>required fields: {@code model}, a non-empty conversation, Anthropic's {@code max_tokens};
  *       the fields of Responses input items ({@code function_call}: {@code call_id}, {@code name},
  *       {@code arguments}; {@code function_call_output}: {@code call_id}, {@code output}; {@code

@@ -210,7 +210,6 @@ final class RequestValidator {
     if (messages.isEmpty()) {
       return reject("messages: at least one message is required", "messages");
     }
-    String previousRole = null;
     List<String> previousCalls = new ArrayList<>();
     for (int i = 0; i < messages.size(); i++) {
       JsonNode m = messages.get(i);
@@ -227,14 +226,9 @@ final class RequestValidator {
       if (i == 0 && !role.equals("user")) {
         return reject("messages: first message must use the \"user\" role", "messages");
       }
-      if (role.equals(previousRole)) {
-        return reject(
-            "messages: roles must alternate between \"user\" and \"assistant\", but found"
-                + " multiple \""
-                + role
-                + "\" roles in a row",
-            "messages");
-      }
+      // Consecutive turns of one role are accepted: the Messages API combines them into a single
+      // turn. The tool checks below still look at each message as sent: a call's results must be
+      // in the very next message, not in a later one of the same role.
       List<JsonNode> blocks = new ArrayList<>();
       m.path("content").forEach(blocks::add);
       Set<String> results = new LinkedHashSet<>();
@@ -272,7 +266,6 @@ final class RequestValidator {
           }
         }
       }
-      previousRole = role;
     }
     if (!previousCalls.isEmpty()) {
       return unansweredAnthropicCalls(messages.size() - 1, previousCalls);

@@ -353,8 +353,35 @@ class FakeModelServerTest {
                 "/messages", head + "\"messages\":[" + user + "," + answer + "," + result + "]}"))
         .contains(
             "messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
-    assertThat(rejection("/messages", head + "\"messages\":[" + user + "," + user + "]}"))
-        .contains("roles must alternate", "multiple \"user\" roles in a row");
+    // consecutive turns of one role are combined by the Messages API, so accepted
+    assertThat(rejection("/messages", head + "\"messages\":[" + user + "," + user + "]}")).isNull();
+    assertThat(
+            rejection(
+                "/messages",
+                head
+                    + "\"messages\":["
+                    + String.join(",", user, user, answer, answer, call, result, user, user)
+                    + "]}"))
+        .isNull();
+    // but a call's results still belong in the very next message, a user one
+    assertThat(
+            rejection(
+                "/messages",
+                head + "\"messages\":[" + String.join(",", user, call, user, result) + "]}"))
+        .contains(
+            "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
+    assertThat(
+            rejection(
+                "/messages",
+                head + "\"messages\":[" + String.join(",", user, call, answer, result) + "]}"))
+        .contains(
+            "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
+    assertThat(
+            rejection(
+                "/messages",
+                head + "\"messages\":[" + String.join(",", user, call, result, result) + "]}"))
+        .contains(
+            "messages.3.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
     assertThat(rejection("/messages", head + "\"messages\":[" + answer + "]}"))
         .contains("first message must use the \"user\" role");
     assertThat(
