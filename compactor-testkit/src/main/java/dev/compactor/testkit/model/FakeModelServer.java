@@ -57,8 +57,14 @@ import java.util.function.ToLongFunction;
  *   <li>required fields: {@code model}, a non-empty conversation, Anthropic's {@code max_tokens};
  *       the fields of Responses input items ({@code function_call}: {@code call_id}, {@code name},
  *       {@code arguments}; {@code function_call_output}: {@code call_id}, {@code output}; {@code
- *       message}: {@code role}, {@code content}), and a Responses {@code reasoning} item followed
- *       by the item it came with (an assistant message or a call), as OpenAI requires;
+ *       message}: {@code role}, {@code content}; {@code computer_call} and {@code
+ *       local_shell_call}: {@code call_id}, {@code action}; {@code computer_call_output}: {@code
+ *       call_id} and a screenshot object as its {@code output} ({@code {"type":
+ *       "computer_screenshot"}} with an {@code image_url} or a {@code file_id}); {@code
+ *       local_shell_call_output}: its call's {@code id} (or {@code call_id}) as {@code id}, a
+ *       string {@code output}), the calls of those kinds paired with their outputs as function
+ *       calls are, and a Responses {@code reasoning} item followed by the item it came with (an
+ *       assistant message or a call), as OpenAI requires;
  *   <li>at most {@value RequestValidator#MAX_CACHE_CONTROL} Anthropic {@code cache_control}
  *       breakpoints;
  *   <li>size: with a {@linkplain Builder#contextWindow context window}, a request whose estimated
