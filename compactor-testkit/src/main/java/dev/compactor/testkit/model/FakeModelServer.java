@@ -62,9 +62,11 @@ import java.util.function.ToLongFunction;
  *       call_id} and a screenshot object as its {@code output} ({@code {"type":
  *       "computer_screenshot"}} with an {@code image_url} or a {@code file_id}); {@code
  *       local_shell_call_output}: its call's {@code id} (or {@code call_id}) as {@code id}, a
- *       string {@code output}), the calls of those kinds paired with their outputs as function
- *       calls are, and a Responses {@code reasoning} item followed by the item it came with (an
- *       assistant message or a call), as OpenAI requires;
+ *       string {@code output}; {@code custom_tool_call}: {@code call_id}, {@code name}, {@code
+ *       input}), the calls of those kinds paired with their outputs as function calls are, each
+ *       output of its call's own kind ({@code function_call_output} answers no {@code
+ *       computer_call}), and a Responses {@code reasoning} item followed by the item it came with
+ *       (an assistant message or a call), as OpenAI requires;
  *   <li>at most {@value RequestValidator#MAX_CACHE_CONTROL} Anthropic {@code cache_control}
  *       breakpoints;
  *   <li>size: with a {@linkplain Builder#contextWindow context window}, a request whose estimated
