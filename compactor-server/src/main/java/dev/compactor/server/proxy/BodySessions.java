@@ -1,8 +1,7 @@
 package dev.compactor.server.proxy;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.compactor.wire.json.Json;
 
 /**
  * The session signals some clients put in the request body instead of a header, read when a request
@@ -27,7 +26,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * not blank); a value that does not is skipped. The body itself is never changed.
  */
 final class BodySessions {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SESSION_MARK = "_session_";
 
   private BodySessions() {}
@@ -57,13 +55,10 @@ final class BodySessions {
   /** The session of a {@code metadata.user_id} value, or null for none. */
   private static String claudeCode(String userId) {
     if (userId.startsWith("{")) {
-      try {
-        String session = text(JSON.readTree(userId).get("session_id"));
-        if (session != null) {
-          return "metadata.user_id.session_id:" + session;
-        }
-      } catch (JsonProcessingException e) {
-        // not JSON after all: the value is the signal whole
+      JsonNode parsed = Json.tryParse(userId); // null when not JSON after all: the value whole
+      String session = parsed == null ? null : text(parsed.get("session_id"));
+      if (session != null) {
+        return "metadata.user_id.session_id:" + session;
       }
     } else if (userId.startsWith("user_")) {
       int at = userId.lastIndexOf(SESSION_MARK);

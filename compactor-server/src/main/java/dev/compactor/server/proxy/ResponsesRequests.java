@@ -42,6 +42,9 @@ import java.util.Map;
  * echoes its items in the next request's {@code input}). Stateless.
  */
 final class ResponsesRequests {
+  /** A local shell call's output: it answers its call by the call's {@code id}, no call_id. */
+  private static final String LOCAL_SHELL_OUTPUT = "local_shell_call_output";
+
   private ResponsesRequests() {}
 
   /** What a unit of items is. */
@@ -165,9 +168,6 @@ final class ResponsesRequests {
   private static boolean hasText(JsonNode item, String field) {
     return item.path(field).isTextual() && !item.get(field).asText().isBlank();
   }
-
-  /** A local shell call's output: it answers its call by the call's {@code id}, no call_id. */
-  private static final String LOCAL_SHELL_OUTPUT = "local_shell_call_output";
 
   /**
    * The call a tool result answers: its {@code call_id}; for a {@code local_shell_call_output}
