@@ -136,17 +136,7 @@ public final class RecallDiagnosis {
       RecordedConversation conversation, ReplayStrategy strategy, TokenCounter base, int samples) {
     TokenCounter counter = new RunCounter(base);
     ReplayClock clock = new ReplayClock();
-    ReplayEvents events = ReplayEvents.NONE;
-    ReplaySetup setup =
-        new ReplaySetup(
-            conversation.model(),
-            counter,
-            conversation.budget(),
-            conversation.window(),
-            conversation.maxOutput(),
-            clock,
-            events);
-    ReplaySession session = strategy.start(setup);
+    ReplaySession session = strategy.start(conversation.setup(counter, clock, ReplayEvents.NONE));
     List<Message> messages = conversation.messages();
     Map<String, List<Integer>> sources = new HashMap<>();
     List<Miss> missed = new ArrayList<>();
