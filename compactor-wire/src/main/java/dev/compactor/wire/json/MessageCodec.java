@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * Reads and writes {@link Message}s in Compactor's native JSON format, one message per JSON object
@@ -524,60 +525,64 @@ public final class MessageCodec {
   }
 
   private static List<ReasoningBlock> readReasoning(JsonNode node, String id) {
-    if (node == null || node.isNull()) {
-      return List.of();
-    }
-    if (!node.isArray()) {
-      throw new MessageFormatException(
-          "message " + id + ": field reasoning must be an array, got " + describe(node));
-    }
-    List<ReasoningBlock> out = new ArrayList<>(node.size());
-    for (int i = 0; i < node.size(); i++) {
-      JsonNode b = node.get(i);
-      String where = "reasoning[" + i + "]";
-      if (!b.isObject()) {
-        throw new MessageFormatException(
-            "message " + id + ": field " + where + " must be an object, got " + describe(b));
-      }
-      String type = optionalText(b, "type", id, where + ".type");
-      if (type == null) {
-        throw new MessageFormatException("message " + id + ": field " + where + ".type is missing");
-      }
-      out.add(
-          new ReasoningBlock(
+    return readObjects(
+        node,
+        id,
+        "reasoning",
+        (b, where) -> {
+          String type = optionalText(b, "type", id, where + ".type");
+          if (type == null) {
+            throw new MessageFormatException(
+                "message " + id + ": field " + where + ".type is missing");
+          }
+          return new ReasoningBlock(
               type,
               optionalText(b, "text", id, where + ".text"),
-              optionalText(b, "signature", id, where + ".signature")));
-    }
-    return out;
+              optionalText(b, "signature", id, where + ".signature"));
+        });
   }
 
   private static List<ToolCall> readToolCalls(JsonNode node, String id) {
+    return readObjects(
+        node,
+        id,
+        "tool_calls",
+        (c, where) -> {
+          String callId = optionalText(c, "id", id, where + ".id");
+          if (callId == null || callId.isBlank()) {
+            throw new MessageFormatException(
+                "message " + id + ": field " + where + ".id must be a non-blank string");
+          }
+          return new ToolCall(
+              callId,
+              optionalText(c, "name", id, where + ".name"),
+              optionalText(c, "arguments", id, where + ".arguments"));
+        });
+  }
+
+  /**
+   * Reads the array field {@code field} of message {@code id}, each element an object: empty when
+   * the field is absent or null. {@code element} gets each object and where it stands, e.g. {@code
+   * tool_calls[2]}, for its error messages.
+   */
+  private static <T> List<T> readObjects(
+      JsonNode node, String id, String field, BiFunction<JsonNode, String, T> element) {
     if (node == null || node.isNull()) {
       return List.of();
     }
     if (!node.isArray()) {
       throw new MessageFormatException(
-          "message " + id + ": field tool_calls must be an array, got " + describe(node));
+          "message " + id + ": field " + field + " must be an array, got " + describe(node));
     }
-    List<ToolCall> out = new ArrayList<>(node.size());
+    List<T> out = new ArrayList<>(node.size());
     for (int i = 0; i < node.size(); i++) {
-      JsonNode c = node.get(i);
-      String where = "tool_calls[" + i + "]";
-      if (!c.isObject()) {
+      JsonNode e = node.get(i);
+      String where = field + "[" + i + "]";
+      if (!e.isObject()) {
         throw new MessageFormatException(
-            "message " + id + ": field " + where + " must be an object, got " + describe(c));
+            "message " + id + ": field " + where + " must be an object, got " + describe(e));
       }
-      String callId = optionalText(c, "id", id, where + ".id");
-      if (callId == null || callId.isBlank()) {
-        throw new MessageFormatException(
-            "message " + id + ": field " + where + ".id must be a non-blank string");
-      }
-      out.add(
-          new ToolCall(
-              callId,
-              optionalText(c, "name", id, where + ".name"),
-              optionalText(c, "arguments", id, where + ".arguments")));
+      out.add(element.apply(e, where));
     }
     return out;
   }
