@@ -29,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiFunction;
 
 /**
  * Reads and writes {@link Message}s in Compactor's native JSON format, one message per JSON object
@@ -289,8 +288,8 @@ public final class MessageCodec {
           Message.builder(role)
               .id(MessageId.of(id))
               .content(optionalText(node, "content", id))
-              .reasoning(readReasoning(node.get("reasoning"), id))
-              .toolCalls(readToolCalls(node.get("tool_calls"), id))
+              .reasoning(readObjects(node, "reasoning", id, MessageCodec::readReasoningBlock))
+              .toolCalls(readObjects(node, "tool_calls", id, MessageCodec::readToolCall))
               .toolCallId(optionalText(node, "tool_call_id", id))
               .timestamp(readTimestamp(node.get("timestamp"), id))
               .pinned(flag(node, "pinned", id))
@@ -524,49 +523,19 @@ public final class MessageCodec {
     return new InputFingerprint((int) messages, digest, model);
   }
 
-  private static List<ReasoningBlock> readReasoning(JsonNode node, String id) {
-    return readObjects(
-        node,
-        id,
-        "reasoning",
-        (b, where) -> {
-          String type = optionalText(b, "type", id, where + ".type");
-          if (type == null) {
-            throw new MessageFormatException(
-                "message " + id + ": field " + where + ".type is missing");
-          }
-          return new ReasoningBlock(
-              type,
-              optionalText(b, "text", id, where + ".text"),
-              optionalText(b, "signature", id, where + ".signature"));
-        });
-  }
-
-  private static List<ToolCall> readToolCalls(JsonNode node, String id) {
-    return readObjects(
-        node,
-        id,
-        "tool_calls",
-        (c, where) -> {
-          String callId = optionalText(c, "id", id, where + ".id");
-          if (callId == null || callId.isBlank()) {
-            throw new MessageFormatException(
-                "message " + id + ": field " + where + ".id must be a non-blank string");
-          }
-          return new ToolCall(
-              callId,
-              optionalText(c, "name", id, where + ".name"),
-              optionalText(c, "arguments", id, where + ".arguments"));
-        });
+  /** Reads one element of an array field: {@code where} names it, e.g. {@code tool_calls[2]}. */
+  @FunctionalInterface
+  private interface ElementReader<T> {
+    T read(JsonNode element, String id, String where);
   }
 
   /**
-   * Reads the array field {@code field} of message {@code id}, each element an object: empty when
-   * the field is absent or null. {@code element} gets each object and where it stands, e.g. {@code
-   * tool_calls[2]}, for its error messages.
+   * Reads the array field {@code field} of the message {@code message} (id {@code id}), each
+   * element an object: empty when the field is absent or null.
    */
   private static <T> List<T> readObjects(
-      JsonNode node, String id, String field, BiFunction<JsonNode, String, T> element) {
+      JsonNode message, String field, String id, ElementReader<T> reader) {
+    JsonNode node = message.get(field);
     if (node == null || node.isNull()) {
       return List.of();
     }
@@ -582,9 +551,32 @@ public final class MessageCodec {
         throw new MessageFormatException(
             "message " + id + ": field " + where + " must be an object, got " + describe(e));
       }
-      out.add(element.apply(e, where));
+      out.add(reader.read(e, id, where));
     }
     return out;
+  }
+
+  private static ReasoningBlock readReasoningBlock(JsonNode b, String id, String where) {
+    String type = optionalText(b, "type", id, where + ".type");
+    if (type == null) {
+      throw new MessageFormatException("message " + id + ": field " + where + ".type is missing");
+    }
+    return new ReasoningBlock(
+        type,
+        optionalText(b, "text", id, where + ".text"),
+        optionalText(b, "signature", id, where + ".signature"));
+  }
+
+  private static ToolCall readToolCall(JsonNode c, String id, String where) {
+    String callId = optionalText(c, "id", id, where + ".id");
+    if (callId == null || callId.isBlank()) {
+      throw new MessageFormatException(
+          "message " + id + ": field " + where + ".id must be a non-blank string");
+    }
+    return new ToolCall(
+        callId,
+        optionalText(c, "name", id, where + ".name"),
+        optionalText(c, "arguments", id, where + ".arguments"));
   }
 
   private static Instant readTimestamp(JsonNode node, String id) {
