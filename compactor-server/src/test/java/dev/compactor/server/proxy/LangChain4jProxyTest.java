@@ -3,7 +3,6 @@ package dev.compactor.server.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.server.Tenants;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
@@ -55,9 +54,7 @@ class LangChain4jProxyTest {
                 r ->
                     Reply.text("Answer " + calls.incrementAndGet() + ": " + words(40, calls.get())))
             .start();
-    f =
-        new ProxyFixture(
-            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+    f = ProxyFixture.localOnSqlite(model, dir);
   }
 
   @AfterEach

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.compactor.server.Tenants;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.Reply;
 import java.nio.file.Path;
@@ -38,9 +37,7 @@ class ProxyCountsTest {
                       : Reply.text("Step " + n + " is done; the build passes now.");
                 })
             .start();
-    f =
-        new ProxyFixture(
-            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+    f = ProxyFixture.localOnSqlite(model, dir);
   }
 
   @AfterEach
