@@ -5,31 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The setup shared by the tests that point a provider's official SDK at the proxy: a fake provider
  * (12,000-token window) that asks for a {@code bash} call in each of the first {@link #ROUNDS} - 1
  * rounds ({@link #toolCall}) and then answers {@link #FINAL_TEXT}, behind a real proxy on SQLite in
- * local mode. Subclasses build their SDK client on {@link #f} in their own {@code @BeforeEach}
- * (which runs after this class's) and close it in their own {@code @AfterEach} (which runs before).
+ * local mode ({@link LocalProxyTest}). Subclasses build their SDK client on {@link #f} in their own
+ * {@code @BeforeEach} and close it in their own {@code @AfterEach}.
  */
-abstract class SdkToolLoopTest {
+abstract class SdkToolLoopTest extends LocalProxyTest {
   static final int ROUNDS = 30;
   static final String FINAL_TEXT = "All tests pass now.";
-
-  @TempDir Path dir;
-  ProxyFixture f;
-  final AtomicInteger calls = new AtomicInteger();
 
   /** The {@code x-compactor-action} of each round's answer, in order ({@link #heard}). */
   final List<String> actions = new ArrayList<>();
@@ -40,23 +31,14 @@ abstract class SdkToolLoopTest {
   /** The provider's reply in round {@code n} (0-based, before the last round). */
   abstract Reply toolCall(int n);
 
-  @BeforeEach
-  void startProxy() {
-    FakeModelServer model =
-        FakeModelServer.builder()
-            .contextWindow(12_000)
-            .replyWith(
-                r -> {
-                  int n = calls.getAndIncrement();
-                  return n < ROUNDS - 1 ? toolCall(n) : Reply.text(FINAL_TEXT);
-                })
-            .start();
-    f = ProxyFixture.localOnSqlite(model, dir);
+  @Override
+  FakeModelServer.Builder provider() {
+    return FakeModelServer.builder().contextWindow(12_000);
   }
 
-  @AfterEach
-  void stopProxy() {
-    f.close();
+  @Override
+  Reply reply(int n) {
+    return n < ROUNDS - 1 ? toolCall(n) : Reply.text(FINAL_TEXT);
   }
 
   /** The arguments of the {@code bash} call of round {@code n}: reading one more source file. */
