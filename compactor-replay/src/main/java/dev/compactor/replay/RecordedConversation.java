@@ -10,7 +10,7 @@ import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.replay.cost.Price;
-import dev.compactor.replay.facts.Facts;
+import dev.compactor.replay.internal.Facts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;

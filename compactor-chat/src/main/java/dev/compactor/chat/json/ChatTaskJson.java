@@ -21,7 +21,7 @@ import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.base.CompactionDetails;
 import dev.compactor.chat.base.CompactionDetails.ProviderReport;
 import dev.compactor.chat.base.CompactionDetails.SummaryReport;
-import dev.compactor.chat.compaction.SummaryCompactor;
+import dev.compactor.chat.internal.SummaryCompactor;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.settings.WholeNumbers;
 import dev.compactor.chat.store.CallRecord;
