@@ -11,7 +11,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.replay.cost.Price;
-import dev.compactor.replay.facts.Facts;
+import dev.compactor.replay.internal.Facts;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;

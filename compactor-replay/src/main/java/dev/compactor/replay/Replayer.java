@@ -5,7 +5,7 @@ import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.view.ViewValidator;
 import dev.compactor.replay.cost.CacheModel;
 import dev.compactor.replay.cost.Price;
-import dev.compactor.replay.facts.Facts;
+import dev.compactor.replay.internal.Facts;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;

@@ -5,7 +5,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
-import dev.compactor.replay.facts.Facts;
+import dev.compactor.replay.internal.Facts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,7 @@
 package dev.compactor.core.catalog;
 
 import dev.compactor.core.CompactorException;
+import dev.compactor.core.internal.PositiveNumber;
 import dev.compactor.core.tokens.TokenizerFamily;
 import java.math.BigDecimal;
 import java.util.ArrayList;
