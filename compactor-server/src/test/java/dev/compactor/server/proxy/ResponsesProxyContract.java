@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.server.proxy.ProxyFixture.Answer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
