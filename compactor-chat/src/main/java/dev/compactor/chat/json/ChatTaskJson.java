@@ -19,7 +19,7 @@ import dev.compactor.chat.base.CallUsage;
 import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.base.CompactionDetails;
-import dev.compactor.chat.compaction.SummaryCompactor;
+import dev.compactor.chat.internal.SummaryCompactor;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.settings.WholeNumbers;
 import dev.compactor.chat.store.CallRecord;
