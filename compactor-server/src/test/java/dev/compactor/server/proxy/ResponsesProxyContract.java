@@ -277,20 +277,9 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
 
   @Test
   void aContextOverflowFromTheProviderIsRecoveredBeforeTheClientSeesAnError() {
-    f.model.contextWindow(3000);
     ObjectNode body = responses("gpt-4o", "system", "S", "user", "start");
-    for (int i = 0; i < 12; i++) {
-      body.withArray("input").addObject().put("role", "assistant").put("content", "step " + i);
-      body.withArray("input")
-          .addObject()
-          .put("role", "user")
-          .put("content", ("detail " + i + " ").repeat(150));
-    }
-    Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "100000");
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    assertThat(a.header("x-compactor-action")).isEqualTo("recovered");
+    Answer a = assertOverflowRecovered("/v1/responses", body, "input");
     List<RecordedRequest> sent = f.model.requests();
-    assertRecoveredByShrinkingRetries(sent);
 
     // the recovered view is the next request's prefix (with room in the window now)
     f.model.contextWindow(0);
