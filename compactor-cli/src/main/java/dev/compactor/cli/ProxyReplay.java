@@ -80,7 +80,8 @@ import java.util.stream.Stream;
  * blocks opening the user turn, an assistant's tool calls as {@code tool_use} blocks, its reasoning
  * as {@code thinking} blocks), and {@code cache_control} markers on the system prompt and on the
  * last block of each of the last {@value #MARKED_TURNS} turns. The cache reads are computed from
- * the bytes without the markers (moving a breakpoint does not change the cached prefix).
+ * the bytes without the markers (moving a breakpoint does not change the cached prefix), item by
+ * item: the system prompt, each tool result and the rest of each turn ({@link #turnItems}).
  *
  * <p>Thread-safe: sessions run on several threads against the one proxy. Close it to stop the
  * servers and delete the temporary store.
@@ -647,10 +648,17 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
         sentItems.add(messagesOf(AnthropicMessages.decode(only).messages(), last));
       }
       for (JsonNode turn : plain.path("messages")) {
-        String text = Json.write(turn);
-        texts.add(text);
-        sentItems.add(
-            messagesOf(AnthropicMessages.decode(Json.array().add(turn)).messages(), last));
+        List<Message> ms =
+            messagesOf(AnthropicMessages.decode(Json.array().add(turn)).messages(), last);
+        List<String> items = turnItems(turn);
+        if (items.size() != ms.size()) {
+          throw new IllegalStateException(
+              "an Anthropic turn of " + items.size() + " items decoded as " + ms.size());
+        }
+        for (int i = 0; i < items.size(); i++) {
+          texts.add(items.get(i));
+          sentItems.add(List.of(ms.get(i)));
+        }
       }
     }
 
@@ -872,6 +880,34 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       sb.append(args == null ? c.arguments() : Json.write(args));
     }
     return sb.toString();
+  }
+
+  /**
+   * The items of an Anthropic turn for the cache comparison, one per message it decodes to: each
+   * {@code tool_result} block, then the turn's other blocks together (when there are any, or no
+   * tool result), each as its role and JSON text. So a turn that grows (a user text after the tool
+   * results) keeps its leading items, as the provider's cached prefix keeps its leading blocks.
+   */
+  static List<String> turnItems(JsonNode turn) {
+    String role = turn.path("role").asText();
+    List<String> items = new ArrayList<>();
+    ArrayNode rest = Json.array();
+    JsonNode content = turn.get("content");
+    if (content != null && content.isArray()) {
+      for (JsonNode b : content) {
+        if (role.equals("user") && "tool_result".equals(b.path("type").asText())) {
+          items.add(role + " " + Json.write(b));
+        } else {
+          rest.add(b);
+        }
+      }
+    } else if (content != null) {
+      rest.add(content);
+    }
+    if (!rest.isEmpty() || items.isEmpty()) {
+      items.add(role + " " + Json.write(rest));
+    }
+    return items;
   }
 
   /** Puts Claude Code's {@code cache_control} marker on a block. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.tokens.TokenCounter;
@@ -144,8 +145,27 @@ class ProxyReplayCorpusTest {
           items.add(Json.write(plain.get("system")));
           decoded.add(AnthropicMessages.decode(system).messages());
           for (JsonNode turn : plain.path("messages")) {
-            items.add(Json.write(turn));
-            decoded.add(AnthropicMessages.decode(Json.array().add(turn)).messages());
+            // one item per message: each tool result, then the turn's other blocks
+            List<Message> ms = AnthropicMessages.decode(Json.array().add(turn)).messages();
+            List<JsonNode> results = new ArrayList<>();
+            ArrayNode rest = Json.array();
+            for (JsonNode b : turn.path("content")) {
+              if ("tool_result".equals(b.path("type").asText())) {
+                results.add(b);
+              } else {
+                rest.add(b);
+              }
+            }
+            boolean restItem = !rest.isEmpty() || results.isEmpty();
+            assertThat(ms).hasSize(results.size() + (restItem ? 1 : 0));
+            for (int i = 0; i < results.size(); i++) {
+              items.add("user " + Json.write(results.get(i)));
+              decoded.add(List.of(ms.get(i)));
+            }
+            if (restItem) {
+              items.add(turn.path("role").asText() + " " + Json.write(rest));
+              decoded.add(List.of(ms.get(ms.size() - 1)));
+            }
           }
         }
         List<Message> all = new ArrayList<>();
