@@ -342,7 +342,7 @@ public final class ProxyRoutes {
     Conversation conversation; // the core conversation of the view sent, for overflow recovery
     List<Message> messages; // the decoded view sent (when nothing new is compacted)
     Target target;
-    String session; // the client's session header (SessionHeaders), or null
+    String session; // the client's session (SessionHeaders, else BodySessions), or null
     ProxySettings policy;
     int reminded = -1; // the compaction count at which the reminder went out, or -1
     FallbackSummarizer summarizer; // the configured summary model's, or null
@@ -442,6 +442,9 @@ public final class ProxyRoutes {
     p.compactor = planner.compactor();
     p.summarizer = planner.summarizer();
     p.session = SessionHeaders.of(ctx::header);
+    if (p.session == null) {
+      p.session = BodySessions.of(body);
+    }
     match(ctx, p);
 
     // What is sent when nothing new is compacted: the stored view, then the client's new items.

@@ -432,20 +432,8 @@ abstract class ProxyContract extends ProxyServerContract {
 
   @Test
   void aContextOverflowFromTheProviderIsRecoveredBeforeTheClientSeesAnError() {
-    f.model.contextWindow(3000);
-    ObjectNode body = chat("gpt-4o", "system", "S", "user", "start");
-    for (int i = 0; i < 12; i++) {
-      body.withArray("messages").addObject().put("role", "assistant").put("content", "step " + i);
-      body.withArray("messages")
-          .addObject()
-          .put("role", "user")
-          .put("content", ("detail " + i + " ").repeat(150));
-    }
-    Answer a = f.post("/v1/chat/completions", body.toString(), "X-Compactor-Budget", "100000");
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    assertThat(a.header("x-compactor-action")).isEqualTo("recovered");
-    List<RecordedRequest> sent = f.model.requests();
-    assertRecoveredByShrinkingRetries(sent);
+    assertOverflowRecovered(
+        "/v1/chat/completions", chat("gpt-4o", "system", "S", "user", "start"), "messages");
   }
 
   // ------------------------------------------------------------------ streaming
