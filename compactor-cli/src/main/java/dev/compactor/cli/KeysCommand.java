@@ -76,6 +76,18 @@ final class KeysCommand implements Runnable {
     }
   }
 
+  /** What every keys subcommand has: its command line, the keys command above it, {@code --db}. */
+  abstract static class Subcommand implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+    @ParentCommand KeysCommand keys;
+    @Mixin DatabaseOption database = new DatabaseOption();
+
+    /** A refused argument, reported as picocli reports its own (the message, then the usage). */
+    CommandLine.ParameterException refused(IllegalArgumentException e) {
+      return new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
   private static String instant(Instant t) {
     return t == null ? "-" : t.truncatedTo(ChronoUnit.SECONDS).toString();
   }
@@ -103,10 +115,7 @@ final class KeysCommand implements Runnable {
         "Creates an API key for a tenant and prints it once, on standard output: store it now,"
             + " it cannot be shown again (only its hash is kept)."
       })
-  static final class Create implements Callable<Integer> {
-    @Spec CommandLine.Model.CommandSpec spec;
-    @ParentCommand KeysCommand keys;
-    @Mixin DatabaseOption database = new DatabaseOption();
+  static final class Create extends Subcommand {
 
     @Option(
         names = "--tenant",
@@ -128,7 +137,7 @@ final class KeysCommand implements Runnable {
       try {
         TenantNames.check(tenant, "--tenant");
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        throw refused(e);
       }
       try (ChatStore store = ChatStores.open(database.where(keys))) {
         NewApiKey k = store.keys().create(tenant);
@@ -166,10 +175,7 @@ final class KeysCommand implements Runnable {
         "Lists the API keys: prefix, tenant, created, last used (recorded at most once a minute),"
             + " and whether revoked. Never a key or its hash. Only reads the database."
       })
-  static final class ListKeys implements Callable<Integer> {
-    @Spec CommandLine.Model.CommandSpec spec;
-    @ParentCommand KeysCommand keys;
-    @Mixin DatabaseOption database = new DatabaseOption();
+  static final class ListKeys extends Subcommand {
 
     @Option(
         names = "--json",
@@ -224,10 +230,7 @@ final class KeysCommand implements Runnable {
         "Revokes an API key at once: requests with it are refused from then on. The key is named"
             + " by its prefix as keys list shows it (cpk_<id>)."
       })
-  static final class Revoke implements Callable<Integer> {
-    @Spec CommandLine.Model.CommandSpec spec;
-    @ParentCommand KeysCommand keys;
-    @Mixin DatabaseOption database = new DatabaseOption();
+  static final class Revoke extends Subcommand {
 
     @Parameters(
         index = "0",
@@ -241,7 +244,7 @@ final class KeysCommand implements Runnable {
       try {
         id = ApiKeys.parseIdOrPrefix(prefix, "PREFIX");
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        throw refused(e);
       }
       try (ChatStore store = ChatStores.open(database.where(keys))) {
         Optional<ApiKeyInfo> before = store.keys().find(id);

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -320,26 +319,6 @@ final class ReplayCommand implements Callable<Integer> {
 
   /** Files as given; a directory stands for its regular files (recursively, sorted, no .md). */
   static List<Path> expand(List<Path> given) {
-    List<Path> out = new ArrayList<>();
-    for (Path p : given) {
-      if (Files.isDirectory(p)) {
-        try (Stream<Path> s = Files.walk(p)) {
-          s.filter(Files::isRegularFile)
-              .filter(f -> !f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md"))
-              .sorted()
-              .forEach(out::add);
-        } catch (IOException e) {
-          throw new CompactorException("cannot list " + p + ": " + e.getMessage(), e);
-        }
-      } else if (Files.isRegularFile(p)) {
-        out.add(p);
-      } else {
-        throw new CompactorException("no such file or directory: " + p);
-      }
-    }
-    if (out.isEmpty()) {
-      throw new CompactorException("no files to replay in " + given);
-    }
-    return out;
+    return ReplayRunner.expand(given);
   }
 }

@@ -524,7 +524,6 @@ public final class Compactor {
       return this;
     }
 
-    /** Tokens of recent history a summary keeps verbatim (default 20,000; capped by the policy). */
     /**
      * Whether a {@link Session}'s automatic policy sends the 90 % reminder (default on, as the
      * seed's policy does). Off, the policy only compacts at the budget: for hosts where an injected
@@ -535,6 +534,7 @@ public final class Compactor {
       return this;
     }
 
+    /** Tokens of recent history a summary keeps verbatim (default 20,000; capped by the policy). */
     public Builder keepRecentTokens(long tokens) {
       if (tokens < 0) {
         throw new IllegalArgumentException("keep-recent tokens must be >= 0, got " + tokens);

@@ -1,14 +1,11 @@
 package dev.compactor.langchain4j;
 
+import dev.compactor.chat.memory.MemoryConversation;
 import dev.compactor.chat.store.ConversationStore;
-import dev.compactor.chat.store.DatabaseConversation;
 import dev.compactor.core.Compactor;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
-import dev.compactor.core.policy.CompactionListener;
 import dev.compactor.core.policy.CompactionOutcome;
-import dev.compactor.core.view.Conversation;
-import dev.compactor.core.view.View;
 import dev.compactor.log.store.StoredConversation;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
@@ -52,10 +49,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   private final Object id;
   private final ReentrantLock lock = new ReentrantLock();
+  private final MemoryConversation conversation;
   private final Compactor.Session session;
-  private final AutoCloseable resource;
-  private final CompactionListener journal;
-  private final DatabaseConversation database;
   private SystemMessage system;
   private CompactionOutcome lastOutcome;
 
@@ -67,39 +62,19 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     }
     if (b.directory != null) {
       StoredConversation stored = StoredConversation.open(b.directory);
-      this.session = compactor.session(stored);
-      this.resource = stored;
-      this.journal = stored.journal();
-      this.database = null;
+      this.conversation = MemoryConversation.over(compactor, stored, stored.journal());
     } else if (b.store != null) {
-      DatabaseConversation conversation = b.store.conversation(String.valueOf(id));
-      this.session = compactor.session(conversation);
-      this.resource = null;
-      this.journal = conversation;
-      this.database = conversation;
-      this.system =
-          conversation.systemMessage().map(m -> SystemMessage.from(m.content())).orElse(null);
+      this.conversation = MemoryConversation.inStore(compactor, b.store, String.valueOf(id));
     } else {
-      this.session = compactor.session();
-      this.resource = null;
-      this.journal = null;
-      this.database = null;
+      this.conversation = MemoryConversation.inProcess(compactor);
     }
-  }
-
-  /** Runs the policy and records a compaction in the conversation's journal. */
-  private CompactionOutcome afterTurn() {
-    CompactionOutcome o = session.afterTurn();
-    if (journal != null && o instanceof CompactionOutcome.Compacted c) {
-      journal.compacted(c.report());
-    }
-    return o;
+    this.session = conversation.session();
+    this.system =
+        conversation.storedSystemMessage().map(m -> SystemMessage.from(m.content())).orElse(null);
   }
 
   private void keepSystem(SystemMessage s) {
-    if (database != null) {
-      database.systemMessage(s == null ? null : Message.system(s.text()));
-    }
+    conversation.storeSystemMessage(s == null ? null : s.text());
     system = s;
   }
 
@@ -130,7 +105,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
         return;
       }
       session.append(LangChain4jMessages.toCompactor(message));
-      lastOutcome = afterTurn();
+      lastOutcome = conversation.afterTurn();
     } finally {
       lock.unlock();
     }
@@ -172,8 +147,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     }
     lock.lock();
     try {
-      Conversation c = session.conversation();
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
+      conversation.clearView();
       converted.forEach(session::append);
       keepSystem(newSystem);
     } finally {
@@ -194,8 +168,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   public void clear() {
     lock.lock();
     try {
-      Conversation c = session.conversation();
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
+      conversation.clearView();
       keepSystem(null);
     } finally {
       lock.unlock();
@@ -219,10 +192,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   public List<ChatMessage> history() {
     lock.lock();
     try {
-      return session.conversation().master().messages().stream()
-          .filter(m -> !m.uiOnly())
-          .map(LangChain4jMessages::toLangChain4j)
-          .toList();
+      return conversation.history().stream().map(LangChain4jMessages::toLangChain4j).toList();
     } finally {
       lock.unlock();
     }
@@ -256,12 +226,10 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   /** Releases the conversation directory (when there is one). Idempotent. */
   @Override
   public void close() {
-    if (resource != null) {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        throw new IllegalStateException("closing the conversation of memory " + id, e);
-      }
+    try {
+      conversation.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("closing the conversation of memory " + id, e);
     }
   }
 

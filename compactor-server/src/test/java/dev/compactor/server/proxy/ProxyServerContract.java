@@ -7,7 +7,10 @@ import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +43,35 @@ abstract class ProxyServerContract {
   @AfterEach
   void stop() {
     f.close();
+  }
+
+  /** The {@code x-compactor-conversation} of the tool loop's answers ({@link #heard}). */
+  final Set<String> conversations = new LinkedHashSet<>();
+
+  /**
+   * The {@code x-compactor-action} of each of the tool loop's answers, in order ({@link #heard}).
+   */
+  final List<String> actions = new ArrayList<>();
+
+  /** Notes the proxy's conversation and action on one answer of a tool loop. */
+  void heard(ProxyFixture.Answer a) {
+    conversations.add(a.header(ProxyRoutes.CONVERSATION));
+    actions.add(a.header(ProxyRoutes.ACTION));
+  }
+
+  /**
+   * The tool loop at a budget of 6,000 compacted (between 1 and 8 times, not on every round) and
+   * kept each request within the provider's window and below 9,000 tokens, its cached prefix of the
+   * conversation array {@code items} byte-identical from one request to the next.
+   */
+  void assertCompactedWithinTheBudget(List<RecordedRequest> sent, String items) {
+    assertThat(f.model.rejections()).isEmpty();
+    long maxPrompt =
+        sent.stream().mapToLong(r -> f.model.estimatePromptTokens(r.json())).max().orElseThrow();
+    assertThat(maxPrompt).isLessThan(9000);
+    int compactions = PrefixChecks.assertCachePreserving(sent, actions, items);
+    assertThat(compactions).isBetween(1, 8);
+    assertThat(actions).contains("none").anyMatch(x -> !x.equals("none"));
   }
 
   /**
