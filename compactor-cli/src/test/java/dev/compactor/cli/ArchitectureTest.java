@@ -87,7 +87,14 @@ class ArchitectureTest {
           Map.entry("models", Set.of("models", "models.openai", "models.anthropic")),
           Map.entry(
               "chat",
-              Set.of("chat", "chat.auth", "chat.base", "chat.json", "chat.settings", "chat.store")),
+              Set.of(
+                  "chat",
+                  "chat.auth",
+                  "chat.base",
+                  "chat.json",
+                  "chat.memory",
+                  "chat.settings",
+                  "chat.store")),
           Map.entry("server", Set.of("server", "server.inspect", "server.proxy")),
           Map.entry("replay", Set.of("replay", "replay.cost", "replay.report", "replay.strategy")),
           Map.entry("cli", Set.of()),

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * A LangChain4j {@link ChatMemory} that compacts instead of evicting: every message goes to a
@@ -78,6 +79,25 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     system = s;
   }
 
+  /** Runs {@code action} holding the memory's lock; returns what it returns. */
+  private <T> T locked(Supplier<T> action) {
+    lock.lock();
+    try {
+      return action.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Runs {@code action} holding the memory's lock. */
+  private void locked(Runnable action) {
+    locked(
+        () -> {
+          action.run();
+          return null;
+        });
+  }
+
   /** A builder; {@link Builder#compactor} is required. */
   public static Builder builder() {
     return new Builder();
@@ -98,35 +118,31 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   @Override
   public void add(ChatMessage message) {
     Objects.requireNonNull(message, "message");
-    lock.lock();
-    try {
-      if (message instanceof SystemMessage s) {
-        keepSystem(s);
-        return;
-      }
-      session.append(LangChain4jMessages.toCompactor(message));
-      lastOutcome = conversation.afterTurn();
-    } finally {
-      lock.unlock();
-    }
+    locked(
+        () -> {
+          if (message instanceof SystemMessage s) {
+            keepSystem(s);
+            return;
+          }
+          session.append(LangChain4jMessages.toCompactor(message));
+          lastOutcome = conversation.afterTurn();
+        });
   }
 
   /** The system message, then the active view, oldest first. */
   @Override
   public List<ChatMessage> messages() {
-    lock.lock();
-    try {
-      List<ChatMessage> out = new ArrayList<>();
-      if (system != null) {
-        out.add(system);
-      }
-      for (Message m : session.messages()) {
-        out.add(LangChain4jMessages.toLangChain4j(m));
-      }
-      return out;
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> {
+          List<ChatMessage> out = new ArrayList<>();
+          if (system != null) {
+            out.add(system);
+          }
+          for (Message m : session.messages()) {
+            out.add(LangChain4jMessages.toLangChain4j(m));
+          }
+          return out;
+        });
   }
 
   /**
@@ -145,14 +161,13 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
         converted.add(LangChain4jMessages.toCompactor(m));
       }
     }
-    lock.lock();
-    try {
-      conversation.clearView();
-      converted.forEach(session::append);
-      keepSystem(newSystem);
-    } finally {
-      lock.unlock();
-    }
+    SystemMessage latestSystem = newSystem;
+    locked(
+        () -> {
+          conversation.clearView();
+          converted.forEach(session::append);
+          keepSystem(latestSystem);
+        });
   }
 
   @Override
@@ -166,23 +181,17 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
    */
   @Override
   public void clear() {
-    lock.lock();
-    try {
-      conversation.clearView();
-      keepSystem(null);
-    } finally {
-      lock.unlock();
-    }
+    locked(
+        () -> {
+          conversation.clearView();
+          keepSystem(null);
+        });
   }
 
   /** The original messages behind an id of a view (a stub, a checkpoint, a message). */
   public List<ChatMessage> recover(MessageId messageId) {
-    lock.lock();
-    try {
-      return session.recover(messageId).stream().map(LangChain4jMessages::toLangChain4j).toList();
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> session.recover(messageId).stream().map(LangChain4jMessages::toLangChain4j).toList());
   }
 
   /**
@@ -190,32 +199,18 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
    * UI-only notes compaction writes into it.
    */
   public List<ChatMessage> history() {
-    lock.lock();
-    try {
-      return conversation.history().stream().map(LangChain4jMessages::toLangChain4j).toList();
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> conversation.history().stream().map(LangChain4jMessages::toLangChain4j).toList());
   }
 
   /** The context size of the active view as the policy measures it. */
   public long tokens() {
-    lock.lock();
-    try {
-      return session.tokens();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> session.tokens());
   }
 
   /** What the policy did after the last message, or null before the first. */
   public CompactionOutcome lastOutcome() {
-    lock.lock();
-    try {
-      return lastOutcome;
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> lastOutcome);
   }
 
   /** The session underneath: the conversation, its views and journal. */

@@ -1,5 +1,6 @@
 package dev.compactor.springai;
 
+import dev.compactor.chat.memory.MemoryBuilder;
 import dev.compactor.chat.memory.MemoryConversation;
 import dev.compactor.chat.store.ConversationStore;
 import dev.compactor.core.Compactor;
@@ -53,13 +54,11 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   private final ConversationStore store;
   private final Map<String, State> conversations = new ConcurrentHashMap<>();
 
-  private CompactingChatMemory(Builder b) {
-    this.compactors = b.compactors;
-    this.directory = b.directory;
-    this.store = b.store;
-    if (directory != null && store != null) {
-      throw new IllegalStateException("a compacting memory takes a directory or a store, not both");
-    }
+  private CompactingChatMemory(
+      Function<String, Compactor> compactors, Path directory, ConversationStore store) {
+    this.compactors = compactors;
+    this.directory = directory;
+    this.store = store;
   }
 
   public static Builder builder() {
@@ -231,48 +230,20 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     conversations.clear();
   }
 
-  /** Builder of {@link CompactingChatMemory}. */
-  public static final class Builder {
-    private Function<String, Compactor> compactors;
-    private Path directory;
-    private ConversationStore store;
-
+  /**
+   * Builder of {@link CompactingChatMemory}: {@link #compactor} is required; {@link #directory} or
+   * {@link #store} keeps the conversations, under their conversation ids.
+   */
+  public static final class Builder extends MemoryBuilder<String, Builder> {
     private Builder() {}
 
-    /** One compactor for every conversation. */
-    public Builder compactor(Compactor compactor) {
-      Objects.requireNonNull(compactor, "compactor");
-      this.compactors = id -> compactor;
-      return this;
-    }
-
-    /** A compactor per conversation id. */
-    public Builder compactor(Function<String, Compactor> compactorForId) {
-      this.compactors = Objects.requireNonNull(compactorForId, "compactorForId");
-      return this;
-    }
-
-    /** Keep each conversation in a directory below this one. */
-    public Builder directory(Path directory) {
-      this.directory = Objects.requireNonNull(directory, "directory");
-      return this;
-    }
-
-    /**
-     * Keep each conversation in a SQLite or PostgreSQL store, under its conversation id (the store
-     * stays the caller's to close).
-     */
-    public Builder store(ConversationStore store) {
-      this.store = Objects.requireNonNull(store, "store");
+    @Override
+    protected Builder self() {
       return this;
     }
 
     public CompactingChatMemory build() {
-      if (compactors == null) {
-        throw new IllegalStateException(
-            "a compacting memory needs .compactor(Compactor.forModel(\"openai/gpt-4o\").build())");
-      }
-      return new CompactingChatMemory(this);
+      return build("a compacting memory", CompactingChatMemory::new);
     }
   }
 }

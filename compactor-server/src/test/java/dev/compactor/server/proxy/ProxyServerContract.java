@@ -2,6 +2,7 @@ package dev.compactor.server.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.server.Tenants;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
@@ -72,6 +73,28 @@ abstract class ProxyServerContract {
     int compactions = PrefixChecks.assertCachePreserving(sent, actions, items);
     assertThat(compactions).isBetween(1, 8);
     assertThat(actions).contains("none").anyMatch(x -> !x.equals("none"));
+  }
+
+  /**
+   * Posts to {@code path} {@code body} with 12 rounds of a short assistant step and a long user
+   * detail appended to its array {@code items}: too long for the provider's window of 3,000 tokens,
+   * within the budget. The proxy recovered the provider's overflow ({@link
+   * #assertRecoveredByShrinkingRetries}) and answered 200, {@code x-compactor-action: recovered}.
+   */
+  ProxyFixture.Answer assertOverflowRecovered(String path, ObjectNode body, String items) {
+    f.model.contextWindow(3000);
+    for (int i = 0; i < 12; i++) {
+      body.withArray(items).addObject().put("role", "assistant").put("content", "step " + i);
+      body.withArray(items)
+          .addObject()
+          .put("role", "user")
+          .put("content", ("detail " + i + " ").repeat(150));
+    }
+    ProxyFixture.Answer a = f.post(path, body.toString(), "X-Compactor-Budget", "100000");
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    assertThat(a.header("x-compactor-action")).isEqualTo("recovered");
+    assertRecoveredByShrinkingRetries(f.model.requests());
+    return a;
   }
 
   /**
