@@ -9,6 +9,7 @@ import dev.compactor.server.proxy.ProxyFixture.Answer;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
+import dev.compactor.wire.json.Json;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -315,6 +316,98 @@ abstract class ProxyContract extends ProxyServerContract {
         .putObject("function")
         .put("name", "bash")
         .put("arguments", "{}");
+  }
+
+  /**
+   * An Anthropic tool loop as Claude Code sends it: {@code cache_control} on the system prompt and
+   * on the last block of the last two turns, so the markers move on every request.
+   */
+  @Test
+  void anAnthropicLoopWithMovingCacheMarkersStaysOneConversationWithinFourMarkers() {
+    ObjectNode body = ProxyFixture.JSON.createObjectNode().put("model", "claude-sonnet-4-5");
+    body.put("max_tokens", 200);
+    body.putArray("system")
+        .addObject()
+        .put("type", "text")
+        .put("text", "You fix bugs.")
+        .putObject("cache_control")
+        .put("type", "ephemeral");
+    ArrayNode turns = ProxyFixture.JSON.createArrayNode();
+    ObjectNode task = turns.addObject().put("role", "user");
+    task.putArray("content").addObject().put("type", "text").put("text", "Fix the failing test.");
+    for (int i = 0; i < 24; i++) {
+      f.model.enqueue(Reply.toolCall("toolu_" + i, "bash", "{\"cmd\": \"cat file" + i + "\"}"));
+      ArrayNode marked = turns.deepCopy();
+      for (int t = Math.max(0, marked.size() - 2); t < marked.size(); t++) {
+        JsonNode content = marked.get(t).get("content");
+        ((ObjectNode) content.get(content.size() - 1))
+            .putObject("cache_control")
+            .put("type", "ephemeral");
+      }
+      body.set("messages", marked);
+      Answer a =
+          f.post("/v1/messages", body.toString(), "X-Compactor-Budget", "6000", "x-api-key", "k");
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      conversations.add(a.header(ProxyRoutes.CONVERSATION));
+      actions.add(a.header(ProxyRoutes.ACTION));
+      ObjectNode reply = turns.addObject().put("role", "assistant");
+      reply.set("content", a.json().get("content"));
+      ObjectNode result = turns.addObject().put("role", "user");
+      result
+          .putArray("content")
+          .addObject()
+          .put("type", "tool_result")
+          .put("tool_use_id", "toolu_" + i)
+          .put("content", ("output line " + i + " of a long file\n").repeat(60));
+    }
+    List<RecordedRequest> sent = f.model.requests();
+    // the provider accepted every request: at most 4 breakpoints, turns alternating, tools paired
+    assertThat(f.model.rejections()).isEmpty();
+    assertThat(sent).hasSize(24);
+    // a moved marker is the same message: one conversation throughout, compacted at the budget
+    assertThat(conversations).hasSize(1);
+    assertThat(actions).contains("none").anyMatch(x -> !x.equals("none"));
+    for (RecordedRequest r : sent) {
+      assertThat(markers(r.json())).isBetween(1, 4);
+      // the system prompt's marker, and the client's newest one on its last turn, are kept
+      assertThat(r.json().at("/system/0/cache_control/type").asText()).isEqualTo("ephemeral");
+      JsonNode last = r.json().get("messages").get(r.json().get("messages").size() - 1);
+      JsonNode lastBlock = last.get("content").get(last.get("content").size() - 1);
+      assertThat(lastBlock.at("/cache_control/type").asText()).isEqualTo("ephemeral");
+    }
+    // below the budget the stored view goes out unchanged apart from the markers
+    int compactions = 0;
+    for (int i = 1; i < sent.size(); i++) {
+      String prev = Json.write(withoutMarkers(sent.get(i - 1).json().get("messages")));
+      String now = Json.write(withoutMarkers(sent.get(i).json().get("messages")));
+      if (actions.get(i).equals("none")) {
+        assertThat(now).startsWith(prev.substring(0, prev.length() - 1));
+      } else {
+        compactions++;
+      }
+    }
+    assertThat(compactions).isPositive();
+  }
+
+  private static JsonNode withoutMarkers(JsonNode node) {
+    JsonNode copy = node.deepCopy();
+    strip(copy);
+    return copy;
+  }
+
+  private static void strip(JsonNode node) {
+    if (node.isObject()) {
+      ((ObjectNode) node).remove("cache_control");
+    }
+    node.forEach(ProxyContract::strip);
+  }
+
+  private static int markers(JsonNode node) {
+    int n = node.isObject() && node.hasNonNull("cache_control") ? 1 : 0;
+    for (JsonNode child : node) {
+      n += markers(child);
+    }
+    return n;
   }
 
   @Test
