@@ -111,6 +111,7 @@ public final class ProxyRoutes {
   private final Map<String, Planner> compactors = new ConcurrentHashMap<>();
   private final ProxyMetrics metrics;
   private final ChatModelFactory summaryModels;
+  private final ChainMemo chains = new ChainMemo(ChainMemo.DEFAULT_MAX_BYTES);
 
   /**
    * @param upstreams the configured upstreams by name
@@ -411,7 +412,8 @@ public final class ProxyRoutes {
   }
 
   private Plan plan(Context ctx, WireApi api, byte[] raw, Target t) throws WireApi.Unreadable {
-    JsonNode body = parseBody(raw);
+    ParsedBody parsed = ParsedBody.parse(raw);
+    JsonNode body = parsed.root;
     Plan p = new Plan();
     p.api = api;
     p.body = body;
@@ -430,7 +432,7 @@ public final class ProxyRoutes {
     p.model = model;
     p.target = t;
     p.tenant = tenantOf.apply(ctx);
-    p.chain = ItemDigests.chain(p.items);
+    p.chain = chains.chain(parsed, p.items);
     Upstream configured = upstreams.get(t.name());
     p.policy = (configured == null ? ProxySettings.NONE : configured.proxy()).forModel(model);
     String header = ctx.header(BUDGET);
@@ -1094,16 +1096,6 @@ public final class ProxyRoutes {
     ObjectNode o = Json.object();
     o.putObject("error").put("code", code).put("message", message);
     ctx.status(status).contentType("application/json").result(Json.write(o));
-  }
-
-  /** The body as JSON, or null when it is not JSON (parsed from the bytes, not copied to text). */
-  private static JsonNode parseBody(byte[] raw) {
-    try {
-      JsonNode n = Json.MAPPER.readTree(raw);
-      return n == null || n.isMissingNode() ? null : n;
-    } catch (IOException e) {
-      return null;
-    }
   }
 
   private static byte[] bytes(JsonNode node) {

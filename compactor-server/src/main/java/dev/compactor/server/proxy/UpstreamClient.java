@@ -6,11 +6,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Sends one request to an upstream with the JDK's HTTP client (HTTP/1.1, no redirects followed) and
@@ -92,7 +97,6 @@ final class UpstreamClient {
       throws IOException, InterruptedException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(uri)
-            .timeout(timeout)
             .method(
                 method,
                 body == null
@@ -101,7 +105,27 @@ final class UpstreamClient {
     for (String[] h : headers) {
       b.header(h[0], h[1]);
     }
-    HttpResponse<InputStream> r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    // The wait for the answer's head is timed here, by this thread, rather than with the
+    // request's own timeout: the HTTP client keeps those in one timer queue under one lock, which
+    // every request in flight takes twice, a point where concurrent requests queue.
+    CompletableFuture<HttpResponse<InputStream>> pending =
+        http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> r;
+    try {
+      r = pending.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      pending.cancel(true);
+      throw new HttpTimeoutException("request timed out");
+    } catch (InterruptedException e) {
+      pending.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(cause == null ? e : cause);
+    }
     return new Answer(r.statusCode(), r.headers().map(), r.body());
   }
 }
