@@ -27,6 +27,7 @@ import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.ViewValidator;
 import dev.compactor.models.ProviderErrors;
 import dev.compactor.server.ProxySettings;
+import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Upstream;
 import dev.compactor.wire.json.Json;
 import io.javalin.config.RoutesConfig;
@@ -355,7 +356,7 @@ public final class ProxyRoutes {
       noUpstream(ctx);
       return;
     }
-    byte[] raw = ctx.bodyAsBytes();
+    byte[] raw = body(ctx);
     Plan plan;
     try {
       plan = plan(ctx, api, raw, t);
@@ -393,6 +394,20 @@ public final class ProxyRoutes {
     try (first) {
       relay(ctx, first, plan.headers, plan, null);
     }
+  }
+
+  /**
+   * The request body: with a {@code Content-Length} within the proxy's limit, read straight into an
+   * array of that length (Javalin's {@code bodyAsBytes} grows a buffer from a few bytes, 8 KB at a
+   * time, and copies it once more at the end: for a long conversation, several copies of it);
+   * otherwise as Javalin reads it, with its limit.
+   */
+  private static byte[] body(Context ctx) throws IOException {
+    long length = ctx.req().getContentLengthLong();
+    if (length < 0 || length > ServerSettings.PROXY_MAX_BODY_BYTES) {
+      return ctx.bodyAsBytes();
+    }
+    return ctx.req().getInputStream().readNBytes((int) length);
   }
 
   private void forwardUnchanged(Context ctx, Target t, String suffix, byte[] raw, String reason)
