@@ -614,16 +614,13 @@ public final class ProxyRoutes {
         }
       }
     } else {
+      // The request's last chain digests first: a stored conversation continued there is longer
+      // than any that ends earlier, so the earlier ones are looked up only when none is.
       int k = p.items.size();
-      List<ProxyStore.Conversation> candidates =
-          store.byLastDigest(p.tenant, p.api.name(), p.session, p.chain);
-      for (ProxyStore.Conversation c : candidates) {
-        if (continues(c, p) && (found == null || c.lastLength() > found.lastLength())) {
-          found = c;
-        }
-      }
-      if (found != null && found.lastLength() > k) {
-        found = null;
+      int split = Math.max(0, k - RECENT_DIGESTS);
+      found = longestContinued(p, p.chain.subList(split, k));
+      if (found == null && split > 0) {
+        found = longestContinued(p, p.chain.subList(0, split));
       }
     }
     if (found != null) {
@@ -653,6 +650,28 @@ public final class ProxyRoutes {
                 .orElse(null);
       }
     }
+  }
+
+  /**
+   * Chain digests looked up first when a request is matched by content: a conversation continued
+   * within its last few items (the reply's echo and a new message, a round of tool results).
+   */
+  private static final int RECENT_DIGESTS = 16;
+
+  /**
+   * Of the stored conversations (of the request's tenant, format and session) whose last request
+   * ended in one of {@code digests}, the longest the request continues (of equal ones, the most
+   * recently updated), or null.
+   */
+  private ProxyStore.Conversation longestContinued(Plan p, List<String> digests) {
+    ProxyStore.Conversation found = null;
+    for (ProxyStore.Conversation c :
+        store.byLastDigest(p.tenant, p.api.name(), p.session, digests)) {
+      if (continues(c, p) && (found == null || c.lastLength() > found.lastLength())) {
+        found = c;
+      }
+    }
+    return found;
   }
 
   /**
@@ -973,8 +992,9 @@ public final class ProxyRoutes {
         JsonNode item = p.items.get(i);
         log.add(new ProxyStore.LogEntry("client", ItemDigests.of(item), Json.write(item)));
       }
+      String replyJson = reply == null ? null : Json.write(reply);
       if (reply != null) {
-        log.add(new ProxyStore.LogEntry("reply", ItemDigests.of(reply), Json.write(reply)));
+        log.add(new ProxyStore.LogEntry("reply", ItemDigests.of(reply), replyJson));
       }
       int k = p.items.size();
       String viewJson = null;
@@ -993,7 +1013,7 @@ public final class ProxyRoutes {
               p.forkedFrom,
               k,
               p.chain.get(k - 1),
-              reply == null ? null : Json.write(reply),
+              replyJson,
               viewJson,
               null,
               p.view == null ? 0 : p.covered,
