@@ -2,12 +2,9 @@ package dev.compactor.bench;
 
 import dev.compactor.log.imports.ImportResult;
 import dev.compactor.log.imports.Importers;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.compactor.testkit.corpus.SharedCorpus;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
 
@@ -35,15 +32,7 @@ public class ImportBenchmark extends CorpusBenchmark {
   public void setUp() {
     gptme = Corpus.locate(corpus);
     Path root = gptme.toAbsolutePath().getParent().getParent();
-    try (Stream<Path> s = Files.walk(root)) {
-      files =
-          s.filter(Files::isRegularFile)
-              .filter(p -> p.toString().endsWith(".gz"))
-              .sorted()
-              .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the corpus " + root, e);
-    }
+    files = SharedCorpus.transcripts(root);
     long messages = files.stream().mapToLong(f -> Importers.read(f).messageCount()).sum();
     System.out.printf("%ncorpus %s: %d files, %,d messages%n", root, files.size(), messages);
   }

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -105,7 +104,7 @@ public final class Scorecard implements Callable<Integer> {
   @Override
   public Integer call() {
     Path root = corpus != null ? corpus : locate();
-    List<Path> files = files(root);
+    List<Path> files = ReplayRunner.expand(List.of(root));
     ReplayStrategies registry = ReplayStrategies.global();
     List<ReplayStrategy> strategies = new ArrayList<>();
     List<String> names = new ArrayList<>(only != null ? only : ReplayStrategies.SCORECARD);
@@ -267,25 +266,6 @@ public final class Scorecard implements Callable<Integer> {
 
   private static String check(boolean ok, String what) {
     return "- " + (ok ? "met" : "**missed**") + ": " + what;
-  }
-
-  private static List<Path> files(Path root) {
-    if (Files.isRegularFile(root)) {
-      return List.of(root);
-    }
-    try (Stream<Path> s = Files.walk(root)) {
-      List<Path> out =
-          s.filter(Files::isRegularFile)
-              .filter(p -> !p.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md"))
-              .sorted()
-              .toList();
-      if (out.isEmpty()) {
-        throw new IllegalStateException("no files in " + root);
-      }
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + root, e);
-    }
   }
 
   static Path locate() {

@@ -5,7 +5,7 @@ import dev.compactor.chat.base.ChatKey;
 import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.base.CompactionDetails.ProviderReport;
-import dev.compactor.chat.compaction.Reasons;
+import dev.compactor.chat.internal.Reasons;
 import dev.compactor.chat.settings.ProviderSettings;
 import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.catalog.PriceTable;

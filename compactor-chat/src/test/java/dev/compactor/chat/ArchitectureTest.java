@@ -45,7 +45,7 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             "dev.compactor.chat.settings..",
-            "dev.compactor.chat.compaction..",
+            "dev.compactor.chat.internal..",
             "dev.compactor.chat.json..",
             "dev.compactor.models..",
             "dev.compactor.core.model..")

@@ -1,9 +1,8 @@
 package dev.compactor.cli;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.chat.auth.ApiKeyInfo;
 import dev.compactor.chat.auth.ApiKeys;
 import dev.compactor.chat.auth.NewApiKey;
@@ -76,20 +75,57 @@ final class KeysCommand implements Runnable {
     }
   }
 
+  /** What every keys subcommand has: its command line, the keys command above it, {@code --db}. */
+  abstract static class Subcommand implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+    @ParentCommand KeysCommand keys;
+    @Mixin DatabaseOption database = new DatabaseOption();
+
+    /** A refused argument, reported as picocli reports its own (the message, then the usage). */
+    CommandLine.ParameterException refused(IllegalArgumentException e) {
+      return new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
   private static String instant(Instant t) {
     return t == null ? "-" : t.truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
-  private static ObjectNode json(ApiKeyInfo k) {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("prefix", k.prefix());
-    o.put("tenant", k.tenant());
-    o.put("created_at", k.createdAt().toString());
-    o.put("last_used_at", k.lastUsedAt() == null ? null : k.lastUsedAt().toString());
-    o.put("revoked_at", k.revokedAt() == null ? null : k.revokedAt().toString());
-    o.put("active", k.active());
-    return o;
+  /**
+   * One key as {@code keys list --json} prints it.
+   *
+   * @param createdAt when the key was created, ISO-8601
+   * @param lastUsedAt when it was last used (recorded at most once a minute), or null
+   * @param revokedAt when it was revoked, or null
+   */
+  record KeyJson(
+      String prefix,
+      String tenant,
+      @JsonProperty("created_at") String createdAt,
+      @JsonProperty("last_used_at") String lastUsedAt,
+      @JsonProperty("revoked_at") String revokedAt,
+      boolean active) {
+    static KeyJson of(ApiKeyInfo k) {
+      return new KeyJson(
+          k.prefix(),
+          k.tenant(),
+          k.createdAt().toString(),
+          k.lastUsedAt() == null ? null : k.lastUsedAt().toString(),
+          k.revokedAt() == null ? null : k.revokedAt().toString(),
+          k.active());
+    }
   }
+
+  /** What {@code keys list --json} prints. */
+  record KeyList(List<KeyJson> keys) {}
+
+  /**
+   * What {@code keys create --json} prints: the key itself, this once.
+   *
+   * @param createdAt when the key was created, ISO-8601
+   */
+  record CreatedKey(
+      String key, String prefix, String tenant, @JsonProperty("created_at") String createdAt) {}
 
   private static void print(PrintWriter w, Object json) throws Exception {
     w.println(JSON.writeValueAsString(json));
@@ -103,10 +139,7 @@ final class KeysCommand implements Runnable {
         "Creates an API key for a tenant and prints it once, on standard output: store it now,"
             + " it cannot be shown again (only its hash is kept)."
       })
-  static final class Create implements Callable<Integer> {
-    @Spec CommandLine.Model.CommandSpec spec;
-    @ParentCommand KeysCommand keys;
-    @Mixin DatabaseOption database = new DatabaseOption();
+  static final class Create extends Subcommand {
 
     @Option(
         names = "--tenant",
@@ -128,18 +161,16 @@ final class KeysCommand implements Runnable {
       try {
         TenantNames.check(tenant, "--tenant");
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        throw refused(e);
       }
       try (ChatStore store = ChatStores.open(database.where(keys))) {
         NewApiKey k = store.keys().create(tenant);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-          ObjectNode o = JSON.createObjectNode();
-          o.put("key", k.key());
-          o.put("prefix", k.info().prefix());
-          o.put("tenant", k.info().tenant());
-          o.put("created_at", k.info().createdAt().toString());
-          print(out, o);
+          print(
+              out,
+              new CreatedKey(
+                  k.key(), k.info().prefix(), k.info().tenant(), k.info().createdAt().toString()));
         } else {
           out.println(k.key());
           out.flush();
@@ -166,10 +197,7 @@ final class KeysCommand implements Runnable {
         "Lists the API keys: prefix, tenant, created, last used (recorded at most once a minute),"
             + " and whether revoked. Never a key or its hash. Only reads the database."
       })
-  static final class ListKeys implements Callable<Integer> {
-    @Spec CommandLine.Model.CommandSpec spec;
-    @ParentCommand KeysCommand keys;
-    @Mixin DatabaseOption database = new DatabaseOption();
+  static final class ListKeys extends Subcommand {
 
     @Option(
         names = "--json",
@@ -188,10 +216,7 @@ final class KeysCommand implements Runnable {
       }
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
-        ObjectNode o = JSON.createObjectNode();
-        ArrayNode a = o.putArray("keys");
-        all.forEach(k -> a.add(json(k)));
-        print(out, o);
+        print(out, new KeyList(all.stream().map(KeyJson::of).toList()));
         return 0;
       }
       if (all.isEmpty()) {
@@ -224,10 +249,7 @@ final class KeysCommand implements Runnable {
         "Revokes an API key at once: requests with it are refused from then on. The key is named"
             + " by its prefix as keys list shows it (cpk_<id>)."
       })
-  static final class Revoke implements Callable<Integer> {
-    @Spec CommandLine.Model.CommandSpec spec;
-    @ParentCommand KeysCommand keys;
-    @Mixin DatabaseOption database = new DatabaseOption();
+  static final class Revoke extends Subcommand {
 
     @Parameters(
         index = "0",
@@ -241,7 +263,7 @@ final class KeysCommand implements Runnable {
       try {
         id = ApiKeys.parseIdOrPrefix(prefix, "PREFIX");
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        throw refused(e);
       }
       try (ChatStore store = ChatStores.open(database.where(keys))) {
         Optional<ApiKeyInfo> before = store.keys().find(id);

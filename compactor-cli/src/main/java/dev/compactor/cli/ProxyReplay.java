@@ -8,6 +8,9 @@ import dev.compactor.chat.store.ChatStore;
 import dev.compactor.chat.store.SqliteChatStore;
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.ReasoningBlock;
+import dev.compactor.core.message.Role;
+import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.replay.RecordedConversation;
 import dev.compactor.replay.ReplaySession;
@@ -23,6 +26,7 @@ import dev.compactor.server.proxy.ProxyStore;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
+import dev.compactor.wire.anthropic.AnthropicMessages;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.openai.ChatCompletionsMessages;
 import java.io.IOException;
@@ -51,13 +55,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * The replay through the proxy: a {@link ReplayStrategy} named {@value #NAME} whose calls go over
- * real HTTP, as the agent's client sent them (the whole history on every call, OpenAI Chat
- * Completions shape), to a real compacting proxy ({@link CompactorServer} on 127.0.0.1 port 0 with
- * a temporary SQLite store), in front of the testkit's {@link FakeModelServer}, which answers each
- * call with the recorded assistant message (so the conversation goes on as recorded and the proxy
- * matches it by content). The view each call is measured on is what the fake provider received: the
- * {@code messages} of the last request it accepted for that call, decoded.
+ * The replay through the proxy: a {@link ReplayStrategy} named {@value #NAME} (or {@code
+ * proxy-anthropic}) whose calls go over real HTTP, as the agent's client sent them (the whole
+ * history on every call, in the OpenAI Chat Completions or the Anthropic Messages shape, see {@link
+ * Api}), to a real compacting proxy ({@link CompactorServer} on 127.0.0.1 port 0 with a temporary
+ * SQLite store), in front of the testkit's {@link FakeModelServer}, which answers each call with
+ * the recorded assistant message (so the conversation goes on as recorded and the proxy matches it
+ * by content). The view each call is measured on is what the fake provider received: the {@code
+ * messages} of the last request it accepted for that call, decoded.
  *
  * <p>Every upstream request is counted ({@link Tally}): those the fake refused as a provider would
  * (invalid, or over its context window, which is the replay's window when {@code --window} is
@@ -70,6 +75,14 @@ import java.util.stream.Stream;
  * messages it replaced as input and the messages it added as output, as a model-backed summarizer
  * would be billed.
  *
+ * <p>In the Anthropic shape, as Claude Code sends it: the system prompt as top-level {@code system}
+ * text blocks, consecutive messages of one side as one turn (tool results as {@code tool_result}
+ * blocks opening the user turn, an assistant's tool calls as {@code tool_use} blocks, its reasoning
+ * as {@code thinking} blocks), and {@code cache_control} markers on the system prompt and on the
+ * last block of each of the last {@value #MARKED_TURNS} turns. The cache reads are computed from
+ * the bytes without the markers (moving a breakpoint does not change the cached prefix), item by
+ * item: the system prompt, each tool result and the rest of each turn ({@link #turnItems}).
+ *
  * <p>Thread-safe: sessions run on several threads against the one proxy. Close it to stop the
  * servers and delete the temporary store.
  */
@@ -80,7 +93,54 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
   /** Header that tells the fake provider which replayed conversation a request belongs to. */
   static final String SESSION_HEADER = "x-replay-session";
 
-  private static final String ROUTE = "/v1/chat/completions";
+  /** Turns of an Anthropic request whose last block carries a {@code cache_control} marker. */
+  static final int MARKED_TURNS = 2;
+
+  /** The signature given to recorded reasoning sent as Anthropic {@code thinking} blocks. */
+  static final String UNSIGNED = "replay-unsigned";
+
+  /** Text of the user turn put first when a recording's first turn is the assistant's. */
+  static final String LEADING_USER_TEXT = "(The recorded conversation starts with the assistant.)";
+
+  /** The request shape the replay's client speaks. */
+  enum Api {
+    /** OpenAI Chat Completions, {@code POST /v1/chat/completions}, upstream {@code openai}. */
+    OPENAI("openai", "/v1/chat/completions", NAME),
+    /** Anthropic Messages, {@code POST /v1/messages}, upstream {@code anthropic}. */
+    ANTHROPIC("anthropic", "/v1/messages", NAME + "-anthropic");
+
+    /** The value of {@code --proxy-api} and the upstream's name. */
+    final String id;
+
+    /** The proxy's route. */
+    final String route;
+
+    /** The strategy's name in reports. */
+    final String strategy;
+
+    Api(String id, String route, String strategy) {
+      this.id = id;
+      this.route = route;
+      this.strategy = strategy;
+    }
+
+    /**
+     * The shape named {@code id} ({@code openai} or {@code anthropic}).
+     *
+     * @throws IllegalArgumentException naming the value and {@code source}
+     */
+    static Api of(String id, String source) {
+      for (Api a : values()) {
+        if (a.id.equals(id.strip().toLowerCase(Locale.ROOT))) {
+          return a;
+        }
+      }
+      throw new IllegalArgumentException(
+          source + " " + id + ": the replay's client speaks openai or anthropic");
+    }
+  }
+
+  private final Api api;
 
   private final Path dir;
   private final FakeModelServer provider;
@@ -156,7 +216,8 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
     }
   }
 
-  private ProxyReplay(long providerWindow, TokenCounter counter) {
+  private ProxyReplay(long providerWindow, TokenCounter counter, Api api) {
+    this.api = api;
     try {
       dir = Files.createTempDirectory("compactor-proxy-replay");
     } catch (IOException e) {
@@ -177,7 +238,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       ServerSettings settings =
           ServerSettings.builder()
               .port(0)
-              .upstream(new Upstream("openai", provider.baseUrl(), null))
+              .upstream(new Upstream(api.id, provider.baseUrl(), null))
               .build();
       server =
           CompactorServer.start(
@@ -212,7 +273,17 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
    * @param counter how the fake provider counts (the replay's counter)
    */
   static ProxyReplay start(long providerWindow, TokenCounter counter) {
-    return new ProxyReplay(providerWindow, counter);
+    return start(providerWindow, counter, Api.OPENAI);
+  }
+
+  /** {@link #start(long, TokenCounter)} with the client speaking {@code api}. */
+  static ProxyReplay start(long providerWindow, TokenCounter counter, Api api) {
+    return new ProxyReplay(providerWindow, counter, java.util.Objects.requireNonNull(api, "api"));
+  }
+
+  /** The shape the client speaks. */
+  Api api() {
+    return api;
   }
 
   /** The figures of every upstream request so far. */
@@ -246,12 +317,14 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
 
   @Override
   public String name() {
-    return NAME;
+    return api.strategy;
   }
 
   @Override
   public String description() {
-    return "the compacting proxy over HTTP, in front of a fake provider answering as recorded";
+    return "the compacting proxy over HTTP ("
+        + (api == Api.OPENAI ? "Chat Completions" : "Anthropic Messages")
+        + "), in front of a fake provider answering as recorded";
   }
 
   @Override
@@ -317,11 +390,22 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
     final TokenCounter counter;
     final String model;
     final List<Message> history = new ArrayList<>();
+
+    /** Chat Completions: the client's message of each recorded one (null when not sent). */
     final List<JsonNode> items = new ArrayList<>();
+
+    /** Anthropic: the client's turns (without markers), and the recorded messages of each. */
+    final List<ObjectNode> turns = new ArrayList<>();
+
+    final List<List<Integer>> turnMembers = new ArrayList<>();
+
+    /** Anthropic: the recorded system messages, by index, sent as the top-level system. */
+    final List<Integer> systemMembers = new ArrayList<>();
 
     /**
      * The indexes in {@link #history} of the recorded messages the client sent as each JSON text
-     * (several when the same message was sent twice, e.g. a repeated user reply), in order.
+     * (several when the same message was sent twice, e.g. a repeated user reply), in order. In the
+     * Anthropic shape, by each message's text as decoded from the wire ({@link #wireKey}).
      */
     final Map<String, List<Integer>> byJson = new HashMap<>();
 
@@ -353,7 +437,15 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
 
     @Override
     public void append(Message recorded) {
+      if (api == Api.ANTHROPIC) {
+        recorded = onTheWire(recorded);
+      }
       history.add(recorded);
+      int index = history.size() - 1;
+      if (api == Api.ANTHROPIC) {
+        appendAnthropic(recorded, index);
+        return;
+      }
       if (recorded.uiOnly()) {
         items.add(null);
         return;
@@ -361,7 +453,46 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       ObjectNode item = clientItem(recorded);
       items.add(item);
       if (item != null) {
-        byJson.computeIfAbsent(Json.write(item), k -> new ArrayList<>(1)).add(history.size() - 1);
+        byJson.computeIfAbsent(Json.write(item), k -> new ArrayList<>(1)).add(index);
+      }
+    }
+
+    /**
+     * Adds a recorded message to the client's Anthropic request: a system message to the system
+     * prompt, any other to the last turn when it is of the same side (that turn is written anew),
+     * else as a new turn.
+     */
+    private void appendAnthropic(Message recorded, int index) {
+      if (recorded.uiOnly()) {
+        return;
+      }
+      if (recorded.role() == Role.SYSTEM) {
+        if (!recorded.content().isEmpty()) {
+          systemMembers.add(index);
+          byJson
+              .computeIfAbsent(wireKey(systemMessage(recorded.content())), k -> new ArrayList<>(1))
+              .add(index);
+        }
+        return;
+      }
+      ObjectNode alone = anthropicTurn(List.of(recorded));
+      if (alone == null) {
+        return; // nothing of it is sent (an empty user message)
+      }
+      for (Message m : AnthropicMessages.decode(Json.array().add(alone)).messages()) {
+        byJson.computeIfAbsent(wireKey(m), k -> new ArrayList<>(1)).add(index);
+      }
+      String side = alone.path("role").asText();
+      int last = turns.size() - 1;
+      if (last >= 0 && turns.get(last).path("role").asText().equals(side)) {
+        List<Integer> members = turnMembers.get(last);
+        members.add(index);
+        List<Message> group = new ArrayList<>();
+        members.forEach(i -> group.add(history.get(i)));
+        turns.set(last, anthropicTurn(group));
+      } else {
+        turns.add(alone);
+        turnMembers.add(new ArrayList<>(List.of(index)));
       }
     }
 
@@ -384,15 +515,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       synchronized (accepted) {
         accepted.clear();
       }
-      ObjectNode body = Json.object();
-      body.put("model", model);
-      body.put("max_tokens", setup.maxOutput());
-      ArrayNode messages = body.putArray("messages");
-      for (JsonNode item : items) {
-        if (item != null) {
-          messages.add(item);
-        }
-      }
+      ObjectNode body = api == Api.ANTHROPIC ? anthropicBody() : chatBody();
       HttpResponse<String> response = post(Json.write(body));
       tally.calls.incrementAndGet();
       String action = response.headers().firstValue(ProxyRoutes.ACTION).orElse("?");
@@ -422,19 +545,27 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       }
       collectRefusals();
       List<String> texts = new ArrayList<>();
-      List<Message> sent = new ArrayList<>();
-      int[] last = {-1};
-      for (JsonNode item : received.json().path("messages")) {
-        String text = Json.write(item);
-        texts.add(text);
-        sent.add(messageOf(text, item, last));
+      List<List<Message>> sentItems = new ArrayList<>();
+      if (api == Api.ANTHROPIC) {
+        received(received.json(), texts, sentItems);
+      } else {
+        int[] last = {-1};
+        for (JsonNode item : received.json().path("messages")) {
+          String text = Json.write(item);
+          texts.add(text);
+          sentItems.add(List.of(messageOf(text, item, last)));
+        }
       }
+      List<Message> sent = new ArrayList<>();
+      sentItems.forEach(sent::addAll);
       long cached = 0;
       for (int i = 0; i < Math.min(texts.size(), previousItems.size()); i++) {
         if (!texts.get(i).equals(previousItems.get(i))) {
           break;
         }
-        cached += counter.countMessage(sent.get(i));
+        for (Message m : sentItems.get(i)) {
+          cached += counter.countMessage(m);
+        }
       }
       tally.byteCachedTokens.addAndGet(cached);
       if (isCompaction(action)) {
@@ -452,6 +583,110 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
         sessions.remove(id); // no more calls: the fake provider will not ask for it again
       }
       return view;
+    }
+
+    /** The Chat Completions request of the whole history. */
+    private ObjectNode chatBody() {
+      ObjectNode body = Json.object();
+      body.put("model", model);
+      body.put("max_tokens", setup.maxOutput());
+      ArrayNode messages = body.putArray("messages");
+      for (JsonNode item : items) {
+        if (item != null) {
+          messages.add(item);
+        }
+      }
+      return body;
+    }
+
+    /**
+     * The Anthropic Messages request of the whole history, with Claude Code's {@code cache_control}
+     * markers: on the system prompt's block and on the last block of each of the last {@value
+     * #MARKED_TURNS} turns.
+     */
+    private ObjectNode anthropicBody() {
+      ObjectNode body = Json.object();
+      body.put("model", model);
+      body.put("max_tokens", setup.maxOutput());
+      if (!systemMembers.isEmpty()) {
+        ArrayNode system = body.putArray("system");
+        for (int i : systemMembers) {
+          system.addObject().put("type", "text").put("text", history.get(i).content());
+        }
+        mark((ObjectNode) system.get(system.size() - 1));
+      }
+      ArrayNode messages = body.putArray("messages");
+      if (turns.isEmpty() || !turns.get(0).path("role").asText().equals("user")) {
+        ObjectNode lead = messages.addObject().put("role", "user");
+        lead.putArray("content").addObject().put("type", "text").put("text", LEADING_USER_TEXT);
+      }
+      for (ObjectNode t : turns) {
+        messages.add(t.deepCopy());
+      }
+      for (int i = Math.max(0, messages.size() - MARKED_TURNS); i < messages.size(); i++) {
+        JsonNode content = messages.get(i).path("content");
+        if (content.isArray() && !content.isEmpty()) {
+          mark((ObjectNode) content.get(content.size() - 1));
+        }
+      }
+      return body;
+    }
+
+    /**
+     * Reads an Anthropic request the fake provider accepted: the system prompt and each turn as an
+     * item, its JSON text without {@code cache_control} markers, and the messages it stands for.
+     */
+    private void received(JsonNode request, List<String> texts, List<List<Message>> sentItems) {
+      JsonNode plain = withoutMarkers(request);
+      int[] last = {-1};
+      JsonNode system = plain.get("system");
+      if (system != null && !system.isNull()) {
+        texts.add(Json.write(system));
+        ObjectNode only = Json.object();
+        only.set("system", system);
+        only.putArray("messages");
+        sentItems.add(messagesOf(AnthropicMessages.decode(only).messages(), last));
+      }
+      for (JsonNode turn : plain.path("messages")) {
+        List<Message> ms =
+            messagesOf(AnthropicMessages.decode(Json.array().add(turn)).messages(), last);
+        List<String> items = turnItems(turn);
+        if (items.size() != ms.size()) {
+          throw new IllegalStateException(
+              "an Anthropic turn of " + items.size() + " items decoded as " + ms.size());
+        }
+        for (int i = 0; i < items.size(); i++) {
+          texts.add(items.get(i));
+          sentItems.add(List.of(ms.get(i)));
+        }
+      }
+    }
+
+    /**
+     * The recorded messages that {@code wire} (decoded from a turn the proxy wrote or merged) says,
+     * where it says one (of several alike, the first after the one matched last); else the decoded
+     * message itself, one object per text.
+     */
+    private List<Message> messagesOf(List<Message> wire, int[] last) {
+      List<Message> out = new ArrayList<>(wire.size());
+      for (Message m : wire) {
+        String key = wireKey(m);
+        List<Integer> at = byJson.get(key);
+        if (at == null) {
+          out.add(decoded.computeIfAbsent(key, k -> m));
+          continue;
+        }
+        int chosen = at.get(0);
+        for (int i : at) {
+          if (i > last[0]) {
+            chosen = i;
+            break;
+          }
+        }
+        last[0] = Math.max(last[0], chosen);
+        out.add(history.get(chosen));
+      }
+      return out;
     }
 
     /**
@@ -521,7 +756,21 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
             .add(request.body());
       }
       Message reply = pending;
+      long out = counter.countMessage(reply);
+      long in = provider.estimatePromptTokens(request.json());
       ObjectNode body = Json.object();
+      if (api == Api.ANTHROPIC) {
+        body.put("id", "msg_replay_" + history.size());
+        body.put("type", "message");
+        body.put("role", "assistant");
+        body.put("model", model);
+        ObjectNode turn = anthropicTurn(List.of(reply));
+        body.set("content", turn == null ? Json.array() : turn.get("content"));
+        body.put("stop_reason", reply.hasToolCalls() ? "tool_use" : "end_turn");
+        body.putNull("stop_sequence");
+        body.putObject("usage").put("input_tokens", in).put("output_tokens", out);
+        return Reply.raw(200, Json.write(body));
+      }
       body.put("id", "chatcmpl-replay-" + history.size());
       body.put("object", "chat.completion");
       body.put("created", 0);
@@ -530,25 +779,26 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       choice.put("index", 0);
       choice.set("message", clientItem(reply));
       choice.put("finish_reason", reply.hasToolCalls() ? "tool_calls" : "stop");
-      long out = counter.countMessage(reply);
-      body.putObject("usage")
-          .put("prompt_tokens", provider.estimatePromptTokens(request.json()))
-          .put("completion_tokens", out);
+      body.putObject("usage").put("prompt_tokens", in).put("completion_tokens", out);
       return Reply.raw(200, Json.write(body));
     }
 
     private HttpResponse<String> post(String body) {
-      HttpRequest request =
-          HttpRequest.newBuilder(URI.create(server.baseUrl() + ROUTE))
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create(server.baseUrl() + api.route))
               .timeout(Duration.ofMinutes(5))
               .header("Content-Type", "application/json")
-              .header("Authorization", "Bearer sk-replay")
               .header(ProxyRoutes.BUDGET, Long.toString(setup.budgetTokens()))
-              .header(SESSION_HEADER, id)
-              .POST(HttpRequest.BodyPublishers.ofString(body))
-              .build();
+              .header(SESSION_HEADER, id);
+      if (api == Api.ANTHROPIC) {
+        request.header("x-api-key", "sk-ant-replay").header("anthropic-version", "2023-06-01");
+      } else {
+        request.header("Authorization", "Bearer sk-replay");
+      }
       try {
-        return http.send(request, HttpResponse.BodyHandlers.ofString());
+        return http.send(
+            request.POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+            HttpResponse.BodyHandlers.ofString());
       } catch (IOException e) {
         throw new UncheckedIOException("the proxy could not be reached: " + e.getMessage(), e);
       } catch (InterruptedException e) {
@@ -556,6 +806,134 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
         throw new CompactorException("interrupted while calling the proxy", e);
       }
     }
+  }
+
+  /**
+   * The Anthropic turn of {@code group} (consecutive recorded messages of one side), as the client
+   * sends it, without markers: the codec's turn, with recorded reasoning that has no signature sent
+   * as {@code thinking} blocks signed {@value #UNSIGNED} (so that the proxy counts the tokens the
+   * replay does); null when nothing of it is sent.
+   */
+  static ObjectNode anthropicTurn(List<Message> group) {
+    List<Message> signed = new ArrayList<>(group.size());
+    for (Message m : group) {
+      if (m.reasoning().stream().anyMatch(r -> r.signature() == null)) {
+        List<ReasoningBlock> blocks = new ArrayList<>();
+        for (ReasoningBlock r : m.reasoning()) {
+          blocks.add(
+              r.signature() == null && !r.type().equals("redacted_thinking")
+                  ? new ReasoningBlock("thinking", r.text(), UNSIGNED)
+                  : r);
+        }
+        m = m.toBuilder().reasoning(blocks).build();
+      }
+      signed.add(m);
+    }
+    try {
+      return AnthropicMessages.reencodeTurn(signed, null);
+    } catch (IllegalArgumentException e) {
+      throw new CompactorException(
+          "the replay cannot send message "
+              + group.get(0).id()
+              + " in the Anthropic shape: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
+   * {@code m} as the Anthropic wire carries it: a tool call's arguments are a JSON object there
+   * ({@code tool_use} input), so the provider gets them re-written, without the recording's
+   * spacing; the replay counts that text. {@code m} itself when nothing changes.
+   */
+  static Message onTheWire(Message m) {
+    if (!m.hasToolCalls()) {
+      return m;
+    }
+    List<ToolCall> calls = new ArrayList<>(m.toolCalls().size());
+    boolean changed = false;
+    for (ToolCall c : m.toolCalls()) {
+      JsonNode args = c.arguments().isBlank() ? Json.object() : Json.tryParse(c.arguments());
+      String wire = args != null && args.isObject() ? Json.write(args) : c.arguments();
+      changed |= !wire.equals(c.arguments());
+      calls.add(new ToolCall(c.id(), c.name(), wire));
+    }
+    return changed ? m.toBuilder().toolCalls(calls).build() : m;
+  }
+
+  /** A system message as the proxy decodes Anthropic's top-level system text. */
+  private static Message systemMessage(String text) {
+    return Message.builder(Role.SYSTEM).id("system").content(text).build();
+  }
+
+  /**
+   * What a message says on the Anthropic wire, as one text: role, tool call id, content and tool
+   * calls (not its id or metadata, which the wire does not carry).
+   */
+  static String wireKey(Message m) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(m.role()).append('\u0000').append(m.toolCallId()).append('\u0000');
+    sb.append(m.content());
+    for (var c : m.toolCalls()) {
+      sb.append('\u0000').append(c.id()).append('\u0001').append(c.name()).append('\u0001');
+      JsonNode args = Json.tryParse(c.arguments());
+      sb.append(args == null ? c.arguments() : Json.write(args));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The items of an Anthropic turn for the cache comparison, one per message it decodes to: each
+   * {@code tool_result} block, then the turn's other blocks together (when there are any, or no
+   * tool result), each as its role and JSON text. So a turn that grows (a user text after the tool
+   * results) keeps its leading items, as the provider's cached prefix keeps its leading blocks.
+   */
+  static List<String> turnItems(JsonNode turn) {
+    String role = turn.path("role").asText();
+    List<String> items = new ArrayList<>();
+    ArrayNode rest = Json.array();
+    JsonNode content = turn.get("content");
+    if (content != null && content.isArray()) {
+      for (JsonNode b : content) {
+        if (role.equals("user") && "tool_result".equals(b.path("type").asText())) {
+          items.add(role + " " + Json.write(b));
+        } else {
+          rest.add(b);
+        }
+      }
+    } else if (content != null) {
+      rest.add(content);
+    }
+    if (!rest.isEmpty() || items.isEmpty()) {
+      items.add(role + " " + Json.write(rest));
+    }
+    return items;
+  }
+
+  /** Puts Claude Code's {@code cache_control} marker on a block. */
+  private static void mark(ObjectNode block) {
+    block.putObject("cache_control").put("type", "ephemeral");
+  }
+
+  /** A copy of {@code node} without {@code cache_control} fields, at any depth. */
+  static JsonNode withoutMarkers(JsonNode node) {
+    if (node.isObject()) {
+      ObjectNode copy = Json.object();
+      node.fields()
+          .forEachRemaining(
+              e -> {
+                if (!e.getKey().equals("cache_control")) {
+                  copy.set(e.getKey(), withoutMarkers(e.getValue()));
+                }
+              });
+      return copy;
+    }
+    if (node.isArray()) {
+      ArrayNode copy = Json.array();
+      node.forEach(n -> copy.add(withoutMarkers(n)));
+      return copy;
+    }
+    return node;
   }
 
   /**

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -124,6 +123,17 @@ final class ReplayCommand implements Callable<Integer> {
               + " next to the same calls sent direct (\"none\").")
   boolean throughProxy;
 
+  @Option(
+      names = "--proxy-api",
+      paramLabel = "API",
+      split = ",",
+      description =
+          "With --through-proxy: the request shape of the replay's client, openai (Chat"
+              + " Completions, the default; strategy \"proxy\") or anthropic (Messages with"
+              + " cache_control markers as Claude Code sends them; strategy \"proxy-anthropic\");"
+              + " several, comma-separated or repeated, run side by side.")
+  List<String> proxyApis;
+
   @Override
   public Integer call() {
     ReplayStrategies registry = ReplayStrategies.global();
@@ -180,16 +190,36 @@ final class ReplayCommand implements Callable<Integer> {
     List<Path> inputs = expand(files);
     PrintWriter err = spec.commandLine().getErr();
     ProgressListener progress = quiet ? ProgressListener.NONE : new ProgressBar(err);
-    ProxyReplay proxy = null;
+    List<ProxyReplay.Api> apis = new ArrayList<>();
+    if (proxyApis != null && !proxyApis.isEmpty()) {
+      if (!throughProxy) {
+        throw new CompactorException("--proxy-api needs --through-proxy");
+      }
+      for (String a : proxyApis) {
+        ProxyReplay.Api api;
+        try {
+          api = ProxyReplay.Api.of(a, "--proxy-api");
+        } catch (IllegalArgumentException e) {
+          throw new CompactorException(e.getMessage(), e);
+        }
+        if (!apis.contains(api)) {
+          apis.add(api);
+        }
+      }
+    } else if (throughProxy) {
+      apis.add(ProxyReplay.Api.OPENAI);
+    }
+    List<ProxyReplay> proxies = new ArrayList<>();
     ReplayReport report;
     try {
-      if (throughProxy) {
-        proxy = ProxyReplay.start(window == null ? 0 : window, options.counter());
+      for (ProxyReplay.Api api : apis) {
+        ProxyReplay proxy = ProxyReplay.start(window == null ? 0 : window, options.counter(), api);
+        proxies.add(proxy);
         chosen.add(proxy);
       }
       report = new ReplayRunner(options).run(inputs, chosen, progress);
     } finally {
-      if (proxy != null) {
+      for (ProxyReplay proxy : proxies) {
         proxy.close();
       }
     }
@@ -216,14 +246,17 @@ final class ReplayCommand implements Callable<Integer> {
         report.replayedCalls(),
         report.wallTime().toMillis() / 1000.0,
         report.threads());
-    if (proxy != null) {
-      out.print(proxySummary(proxy.tally(), report.totals().get(ProxyReplay.NAME)));
+    for (ProxyReplay proxy : proxies) {
+      if (proxies.size() > 1) {
+        out.println(proxy.name() + ":");
+      }
+      out.print(proxySummary(proxy.tally(), report.totals().get(proxy.name())));
     }
     if (json != null) {
-      if (proxy == null) {
+      if (proxies.isEmpty()) {
         ReplayJson.write(report, Map.of(), json);
       } else {
-        writeJson(ReplayJson.toMap(report, Map.of()), proxy.tally(), json);
+        writeJson(ReplayJson.toMap(report, Map.of()), proxies, json);
       }
       out.println("JSON: " + json);
     }
@@ -275,9 +308,17 @@ final class ReplayCommand implements Callable<Integer> {
     return sb.toString();
   }
 
-  private static void writeJson(Map<String, Object> report, ProxyReplay.Tally t, Path file) {
+  /**
+   * The report with each proxy's figures: {@code throughProxy} for the Chat Completions client,
+   * {@code throughProxyAnthropic} for the Anthropic one.
+   */
+  private static void writeJson(Map<String, Object> report, List<ProxyReplay> proxies, Path file) {
     Map<String, Object> all = new java.util.LinkedHashMap<>(report);
-    all.put("throughProxy", t.toMap());
+    for (ProxyReplay p : proxies) {
+      all.put(
+          p.api() == ProxyReplay.Api.OPENAI ? "throughProxy" : "throughProxyAnthropic",
+          p.tally().toMap());
+    }
     try {
       Files.writeString(
           file,
@@ -320,26 +361,6 @@ final class ReplayCommand implements Callable<Integer> {
 
   /** Files as given; a directory stands for its regular files (recursively, sorted, no .md). */
   static List<Path> expand(List<Path> given) {
-    List<Path> out = new ArrayList<>();
-    for (Path p : given) {
-      if (Files.isDirectory(p)) {
-        try (Stream<Path> s = Files.walk(p)) {
-          s.filter(Files::isRegularFile)
-              .filter(f -> !f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md"))
-              .sorted()
-              .forEach(out::add);
-        } catch (IOException e) {
-          throw new CompactorException("cannot list " + p + ": " + e.getMessage(), e);
-        }
-      } else if (Files.isRegularFile(p)) {
-        out.add(p);
-      } else {
-        throw new CompactorException("no such file or directory: " + p);
-      }
-    }
-    if (out.isEmpty()) {
-      throw new CompactorException("no files to replay in " + given);
-    }
-    return out;
+    return ReplayRunner.expand(given);
   }
 }

@@ -74,6 +74,7 @@ record ServeSettings(
     Layer t = layer("--timeout", c.timeout, null, env, file, "timeout");
     Duration timeout =
         Timeouts.parse(t == null ? null : t.value, t == null ? "--timeout" : t.source);
+    b.modelTimeout(timeout);
 
     Layer retention =
         layer("--proxy-retention", c.proxyRetention, null, env, file, "proxy_retention");

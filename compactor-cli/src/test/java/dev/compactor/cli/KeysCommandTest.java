@@ -10,6 +10,8 @@ import dev.compactor.testkit.TestPostgres;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +85,13 @@ class KeysCommandTest {
     assertThat(k.get("revoked_at").isNull()).isTrue();
     assertThat(k.get("active").asBoolean()).isTrue();
     assertThat(k.has("key")).isFalse();
+    List<String> fields = new ArrayList<>();
+    k.fieldNames().forEachRemaining(fields::add);
+    assertThat(fields)
+        .containsExactly("prefix", "tenant", "created_at", "last_used_at", "revoked_at", "active");
+    List<String> madeFields = new ArrayList<>();
+    made.fieldNames().forEachRemaining(madeFields::add);
+    assertThat(madeFields).containsExactly("key", "prefix", "tenant", "created_at");
   }
 
   @Test

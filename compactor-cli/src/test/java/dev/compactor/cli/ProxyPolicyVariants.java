@@ -30,8 +30,16 @@ import java.util.Set;
  *
  * <pre>
  * java -cp &lt;compactor-cli test classpath&gt; dev.compactor.cli.ProxyPolicyVariants \
- *     ../shared/corpus/mini-swe-agent 1.0 0.8 0.7 0.6 0.5
+ *     ../shared/corpus/mini-swe-agent 1.0 0.8 0.6 0.6:0.10 0.6+shortcut
  * </pre>
+ *
+ * <p>A variant is a target, or {@code target:share} with the summaries' identifier index share
+ * ({@link ProxyPolicy#withIndexShare}; without it the library's default share). As the proxy does
+ * by default ({@link ProxyPolicy#plansBelowBudget}), the policy runs on every request, so that the
+ * cost planner may mask early below the budget; a variant ending in {@code +shortcut} runs it only
+ * on a conversation's first request, on the request after a compaction and at the budget, as the
+ * proxy does with planning off (below the budget it knows from the previous request's count that
+ * nothing is due).
  */
 public final class ProxyPolicyVariants {
   private ProxyPolicyVariants() {}
@@ -42,7 +50,16 @@ public final class ProxyPolicyVariants {
     strategies.add(ReplayStrategies.global().get("none"));
     for (int i = 1; i < args.length; i++) {
       String a = args[i];
-      strategies.add(new Emulated(ProxyPolicy.of(Double.parseDouble(a)), a));
+      boolean every = !a.endsWith("+shortcut");
+      String v = every ? a : a.substring(0, a.length() - "+shortcut".length());
+      int colon = v.indexOf(':');
+      ProxyPolicy p =
+          colon < 0
+              ? ProxyPolicy.of(Double.parseDouble(v))
+              : ProxyPolicy.of(Double.parseDouble(v.substring(0, colon)))
+                  .withIndexShare(Double.parseDouble(v.substring(colon + 1)));
+      p = p.withPlanningBelowBudget(every);
+      strategies.add(new Emulated(p, a));
     }
     ReplayOptions options = ReplayOptions.scorecard();
     ReplayReport r =
@@ -68,7 +85,7 @@ public final class ProxyPolicyVariants {
 
     @Override
     public String description() {
-      return "the proxy's policy in-process, target " + policy.target();
+      return "the proxy's policy in-process: " + policy;
     }
 
     @Override
@@ -84,6 +101,7 @@ public final class ProxyPolicyVariants {
       Compactor deeper = policy.deeper(builder, compactor);
       return new ReplaySession() {
         List<Message> view = new ArrayList<>();
+        boolean full = true; // the first request, or the one after a compaction
 
         @Override
         public void append(Message recorded) {
@@ -97,7 +115,13 @@ public final class ProxyPolicyVariants {
 
         @Override
         public List<Message> view() {
+          if (!policy.plansBelowBudget()
+              && !full
+              && counter.countMessages(view) < compactor.budget().tokens()) {
+            return List.copyOf(view); // below the budget: the proxy's shortcut
+          }
           Compactor.Result r = policy.compact(compactor, deeper, view);
+          full = r.compacted();
           if (r.outcome() instanceof CompactionOutcome.Compacted c) {
             List<Message> next = new ArrayList<>(r.messages());
             String s = c.report().strategy();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,7 +56,7 @@ class ReplayCommandTest {
   }
 
   @Test
-  void replay_throughProxy_measuresWhatTheFakeProviderReceived() throws Exception {
+  void replay_throughProxy_inBothShapes_measuresWhatTheFakeProviderReceived() throws Exception {
     Path json = dir.resolve("proxy.json");
     CliRunner r =
         CliRunner.run(
@@ -66,32 +67,44 @@ class ReplayCommandTest {
             "--max-output",
             "2000",
             "--through-proxy",
+            "--proxy-api",
+            "openai,anthropic",
             "--quiet",
             "--json",
             json.toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(r.out()).contains("none").contains("proxy").contains("through the proxy:");
+    assertThat(r.out())
+        .contains("none")
+        .contains("proxy-anthropic")
+        .contains("through the proxy:")
+        .contains("proxy-anthropic:");
     JsonNode root = new ObjectMapper().readTree(json.toFile());
     JsonNode none = root.path("totals").path("none");
-    JsonNode proxy = root.path("totals").path("proxy");
-    JsonNode upstream = root.path("throughProxy");
-    long calls = proxy.path("calls").asLong();
-    assertThat(calls).isPositive().isEqualTo(none.path("calls").asLong());
-    assertThat(upstream.path("calls").asLong()).isEqualTo(calls);
-    // One request per call, plus one per overflow the provider refused and the proxy recovered.
-    assertThat(upstream.path("upstreamRequests").asLong())
-        .isEqualTo(calls + upstream.path("refusedOverWindow").asLong());
-    assertThat(upstream.path("refusedInvalid").asLong()).isZero();
-    assertThat(upstream.path("passthroughs").asLong()).isZero();
-    assertThat(proxy.path("invalidViews").asLong()).isZero();
-    assertThat(proxy.path("compactions").asLong()).isPositive();
-    assertThat(proxy.path("inputTokens").asLong()).isLessThan(none.path("inputTokens").asLong());
-    assertThat(proxy.path("overWindowCalls").asLong())
-        .isLessThan(none.path("overWindowCalls").asLong());
-    // the cache reads the replay priced are those of the bytes the provider received
-    assertThat(upstream.path("byteCachedTokens").asLong())
-        .isEqualTo(proxy.path("cachedTokens").asLong())
-        .isPositive();
+    for (String[] shape :
+        List.of(
+            new String[] {"proxy", "throughProxy"},
+            new String[] {"proxy-anthropic", "throughProxyAnthropic"})) {
+      JsonNode proxy = root.path("totals").path(shape[0]);
+      JsonNode upstream = root.path(shape[1]);
+      long calls = proxy.path("calls").asLong();
+      assertThat(calls).as(shape[0]).isPositive().isEqualTo(none.path("calls").asLong());
+      assertThat(upstream.path("calls").asLong()).isEqualTo(calls);
+      // One request per call, plus one per overflow the provider refused and the proxy recovered.
+      assertThat(upstream.path("upstreamRequests").asLong())
+          .isEqualTo(calls + upstream.path("refusedOverWindow").asLong());
+      assertThat(upstream.path("refusedInvalid").asLong()).as(shape[0]).isZero();
+      assertThat(upstream.path("passthroughs").asLong()).isZero();
+      assertThat(proxy.path("invalidViews").asLong()).isZero();
+      assertThat(proxy.path("compactions").asLong()).as(shape[0]).isPositive();
+      assertThat(proxy.path("inputTokens").asLong()).isLessThan(none.path("inputTokens").asLong());
+      assertThat(proxy.path("overWindowCalls").asLong())
+          .isLessThan(none.path("overWindowCalls").asLong());
+      // the cache reads the replay priced are those of the bytes the provider received
+      assertThat(upstream.path("byteCachedTokens").asLong())
+          .as(shape[0])
+          .isEqualTo(proxy.path("cachedTokens").asLong())
+          .isPositive();
+    }
   }
 
   @Test
@@ -115,6 +128,13 @@ class ReplayCommandTest {
     assertThat(budget.err()).contains("\"0\"");
     CliRunner chart = CliRunner.run("replay", SAMPLE.toString(), "--chart", "x.gif");
     assertThat(chart.err()).contains(".png, .html or .svg");
+    CliRunner api = CliRunner.run("replay", SAMPLE.toString(), "--proxy-api", "anthropic");
+    assertThat(api.exitCode()).isEqualTo(2);
+    assertThat(api.err()).contains("--proxy-api needs --through-proxy");
+    CliRunner shape =
+        CliRunner.run("replay", SAMPLE.toString(), "--through-proxy", "--proxy-api", "grpc");
+    assertThat(shape.exitCode()).isEqualTo(2);
+    assertThat(shape.err()).contains("--proxy-api grpc").contains("openai or anthropic");
   }
 
   @Test

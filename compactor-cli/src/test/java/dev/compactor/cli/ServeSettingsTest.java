@@ -54,6 +54,7 @@ class ServeSettingsTest {
     assertThat(s.server().maxBodyBytes()).isEqualTo(10L * 1024 * 1024);
     assertThat(s.db()).isEqualTo(dir.resolve("data/compactor/chats.db").toString());
     assertThat(s.timeout()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(s.server().modelTimeout()).isEqualTo(Duration.ofMinutes(2));
   }
 
   @Test
@@ -70,6 +71,8 @@ class ServeSettingsTest {
         .isEqualTo("127.0.0.2"); // user where the project is silent
     assertThat(fromFiles.server().maxBodyBytes()).isEqualTo(2048);
     assertThat(fromFiles.timeout()).isEqualTo(Duration.ofSeconds(30));
+    // the proxy's summary models are called with it too
+    assertThat(fromFiles.server().modelTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(fromFiles.server().upstreams().get("gpu").baseUrl())
         .isEqualTo("http://10.0.0.7:8000/v1");
     assertThat(fromFiles.server().upstreams().get("gpu").apiKeyEnv()).isEqualTo("GPU_KEY");

@@ -101,6 +101,7 @@ public final class Compactor {
   private final Clock clock;
   private final String instructions;
   private final long keepRecentTokens;
+  private final Double identifierIndexShare;
   private final AutoCompactor.Settings policySettings;
 
   private Compactor(Builder b, ResolvedBudget budget) {
@@ -123,6 +124,7 @@ public final class Compactor {
     this.clock = b.clock;
     this.instructions = b.instructions;
     this.keepRecentTokens = b.keepRecentTokens;
+    this.identifierIndexShare = b.identifierIndexShare;
     AutoCompactor.Settings d = AutoCompactor.Settings.DEFAULTS;
     this.policySettings =
         b.reminder
@@ -219,7 +221,11 @@ public final class Compactor {
   }
 
   private PolicyContext context() {
-    CompressionConfig base = CompressionConfig.builder().counter(counter).archive(archive).build();
+    CompressionConfig.Builder b = CompressionConfig.builder().counter(counter).archive(archive);
+    if (identifierIndexShare != null) {
+      b.extraConfig(Map.of(SummarizeProvider.INDEX_SHARE, identifierIndexShare));
+    }
+    CompressionConfig base = b.build();
     return new PolicyContext(
         model,
         budget.tokens(),
@@ -393,6 +399,7 @@ public final class Compactor {
     private Clock clock = Clock.systemUTC();
     private String instructions;
     private long keepRecentTokens = PolicyContext.DEFAULT_KEEP_RECENT_TOKENS;
+    private Double identifierIndexShare;
     private boolean reminder = true;
 
     private Builder(String model) {
@@ -524,7 +531,6 @@ public final class Compactor {
       return this;
     }
 
-    /** Tokens of recent history a summary keeps verbatim (default 20,000; capped by the policy). */
     /**
      * Whether a {@link Session}'s automatic policy sends the 90 % reminder (default on, as the
      * seed's policy does). Off, the policy only compacts at the budget: for hosts where an injected
@@ -535,11 +541,31 @@ public final class Compactor {
       return this;
     }
 
+    /** Tokens of recent history a summary keeps verbatim (default 20,000; capped by the policy). */
     public Builder keepRecentTokens(long tokens) {
       if (tokens < 0) {
         throw new IllegalArgumentException("keep-recent tokens must be >= 0, got " + tokens);
       }
       this.keepRecentTokens = tokens;
+      return this;
+    }
+
+    /**
+     * The share of the budget a summary's checkpoint may give to its identifier index (the names of
+     * the summarized span it would otherwise lose; see {@link SummarizeProvider#INDEX_SHARE}),
+     * instead of the default {@link
+     * dev.compactor.core.compaction.text.Identifiers#INDEX_LIMIT_SHARE}. A smaller index makes each
+     * summary cheaper to send and keeps fewer names.
+     *
+     * @param share in [0, 1]; 0 lists no index
+     * @throws IllegalArgumentException when {@code share} is outside [0, 1]
+     */
+    public Builder identifierIndexShare(double share) {
+      if (!(share >= 0 && share <= 1)) {
+        throw new IllegalArgumentException(
+            "the identifier index's share of the budget must be in [0, 1], got " + share);
+      }
+      this.identifierIndexShare = share;
       return this;
     }
 

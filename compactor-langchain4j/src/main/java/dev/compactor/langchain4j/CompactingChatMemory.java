@@ -1,14 +1,11 @@
 package dev.compactor.langchain4j;
 
+import dev.compactor.chat.memory.MemoryConversation;
 import dev.compactor.chat.store.ConversationStore;
-import dev.compactor.chat.store.DatabaseConversation;
 import dev.compactor.core.Compactor;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
-import dev.compactor.core.policy.CompactionListener;
 import dev.compactor.core.policy.CompactionOutcome;
-import dev.compactor.core.view.Conversation;
-import dev.compactor.core.view.View;
 import dev.compactor.log.store.StoredConversation;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
@@ -18,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * A LangChain4j {@link ChatMemory} that compacts instead of evicting: every message goes to a
@@ -52,10 +50,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   private final Object id;
   private final ReentrantLock lock = new ReentrantLock();
+  private final MemoryConversation conversation;
   private final Compactor.Session session;
-  private final AutoCloseable resource;
-  private final CompactionListener journal;
-  private final DatabaseConversation database;
   private SystemMessage system;
   private CompactionOutcome lastOutcome;
 
@@ -67,40 +63,39 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     }
     if (b.directory != null) {
       StoredConversation stored = StoredConversation.open(b.directory);
-      this.session = compactor.session(stored);
-      this.resource = stored;
-      this.journal = stored.journal();
-      this.database = null;
+      this.conversation = MemoryConversation.over(compactor, stored, stored.journal());
     } else if (b.store != null) {
-      DatabaseConversation conversation = b.store.conversation(String.valueOf(id));
-      this.session = compactor.session(conversation);
-      this.resource = null;
-      this.journal = conversation;
-      this.database = conversation;
-      this.system =
-          conversation.systemMessage().map(m -> SystemMessage.from(m.content())).orElse(null);
+      this.conversation = MemoryConversation.inStore(compactor, b.store, String.valueOf(id));
     } else {
-      this.session = compactor.session();
-      this.resource = null;
-      this.journal = null;
-      this.database = null;
+      this.conversation = MemoryConversation.inProcess(compactor);
     }
-  }
-
-  /** Runs the policy and records a compaction in the conversation's journal. */
-  private CompactionOutcome afterTurn() {
-    CompactionOutcome o = session.afterTurn();
-    if (journal != null && o instanceof CompactionOutcome.Compacted c) {
-      journal.compacted(c.report());
-    }
-    return o;
+    this.session = conversation.session();
+    this.system =
+        conversation.storedSystemMessage().map(m -> SystemMessage.from(m.content())).orElse(null);
   }
 
   private void keepSystem(SystemMessage s) {
-    if (database != null) {
-      database.systemMessage(s == null ? null : Message.system(s.text()));
-    }
+    conversation.storeSystemMessage(s == null ? null : s.text());
     system = s;
+  }
+
+  /** Runs {@code action} holding the memory's lock; returns what it returns. */
+  private <T> T locked(Supplier<T> action) {
+    lock.lock();
+    try {
+      return action.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Runs {@code action} holding the memory's lock. */
+  private void locked(Runnable action) {
+    locked(
+        () -> {
+          action.run();
+          return null;
+        });
   }
 
   /** A builder; {@link Builder#compactor} is required. */
@@ -123,35 +118,31 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   @Override
   public void add(ChatMessage message) {
     Objects.requireNonNull(message, "message");
-    lock.lock();
-    try {
-      if (message instanceof SystemMessage s) {
-        keepSystem(s);
-        return;
-      }
-      session.append(LangChain4jMessages.toCompactor(message));
-      lastOutcome = afterTurn();
-    } finally {
-      lock.unlock();
-    }
+    locked(
+        () -> {
+          if (message instanceof SystemMessage s) {
+            keepSystem(s);
+            return;
+          }
+          session.append(LangChain4jMessages.toCompactor(message));
+          lastOutcome = conversation.afterTurn();
+        });
   }
 
   /** The system message, then the active view, oldest first. */
   @Override
   public List<ChatMessage> messages() {
-    lock.lock();
-    try {
-      List<ChatMessage> out = new ArrayList<>();
-      if (system != null) {
-        out.add(system);
-      }
-      for (Message m : session.messages()) {
-        out.add(LangChain4jMessages.toLangChain4j(m));
-      }
-      return out;
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> {
+          List<ChatMessage> out = new ArrayList<>();
+          if (system != null) {
+            out.add(system);
+          }
+          for (Message m : session.messages()) {
+            out.add(LangChain4jMessages.toLangChain4j(m));
+          }
+          return out;
+        });
   }
 
   /**
@@ -170,15 +161,13 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
         converted.add(LangChain4jMessages.toCompactor(m));
       }
     }
-    lock.lock();
-    try {
-      Conversation c = session.conversation();
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
-      converted.forEach(session::append);
-      keepSystem(newSystem);
-    } finally {
-      lock.unlock();
-    }
+    SystemMessage latestSystem = newSystem;
+    locked(
+        () -> {
+          conversation.clearView();
+          converted.forEach(session::append);
+          keepSystem(latestSystem);
+        });
   }
 
   @Override
@@ -192,24 +181,17 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
    */
   @Override
   public void clear() {
-    lock.lock();
-    try {
-      Conversation c = session.conversation();
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
-      keepSystem(null);
-    } finally {
-      lock.unlock();
-    }
+    locked(
+        () -> {
+          conversation.clearView();
+          keepSystem(null);
+        });
   }
 
   /** The original messages behind an id of a view (a stub, a checkpoint, a message). */
   public List<ChatMessage> recover(MessageId messageId) {
-    lock.lock();
-    try {
-      return session.recover(messageId).stream().map(LangChain4jMessages::toLangChain4j).toList();
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> session.recover(messageId).stream().map(LangChain4jMessages::toLangChain4j).toList());
   }
 
   /**
@@ -217,35 +199,18 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
    * UI-only notes compaction writes into it.
    */
   public List<ChatMessage> history() {
-    lock.lock();
-    try {
-      return session.conversation().master().messages().stream()
-          .filter(m -> !m.uiOnly())
-          .map(LangChain4jMessages::toLangChain4j)
-          .toList();
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> conversation.history().stream().map(LangChain4jMessages::toLangChain4j).toList());
   }
 
   /** The context size of the active view as the policy measures it. */
   public long tokens() {
-    lock.lock();
-    try {
-      return session.tokens();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> session.tokens());
   }
 
   /** What the policy did after the last message, or null before the first. */
   public CompactionOutcome lastOutcome() {
-    lock.lock();
-    try {
-      return lastOutcome;
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> lastOutcome);
   }
 
   /** The session underneath: the conversation, its views and journal. */
@@ -256,12 +221,10 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   /** Releases the conversation directory (when there is one). Idempotent. */
   @Override
   public void close() {
-    if (resource != null) {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        throw new IllegalStateException("closing the conversation of memory " + id, e);
-      }
+    try {
+      conversation.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("closing the conversation of memory " + id, e);
     }
   }
 

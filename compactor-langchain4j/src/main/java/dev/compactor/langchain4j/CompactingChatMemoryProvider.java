@@ -1,5 +1,6 @@
 package dev.compactor.langchain4j;
 
+import dev.compactor.chat.memory.MemoryBuilder;
 import dev.compactor.chat.store.ConversationStore;
 import dev.compactor.core.Compactor;
 import dev.compactor.log.store.ConversationNames;
@@ -32,13 +33,11 @@ public final class CompactingChatMemoryProvider implements ChatMemoryProvider, A
   private final ConversationStore store;
   private final Map<Object, CompactingChatMemory> memories = new ConcurrentHashMap<>();
 
-  private CompactingChatMemoryProvider(Builder b) {
-    this.compactors = Objects.requireNonNull(b.compactors, "compactor");
-    this.directory = b.directory;
-    this.store = b.store;
-    if (directory != null && store != null) {
-      throw new IllegalStateException("a memory provider takes a directory or a store, not both");
-    }
+  private CompactingChatMemoryProvider(
+      Function<Object, Compactor> compactors, Path directory, ConversationStore store) {
+    this.compactors = compactors;
+    this.directory = directory;
+    this.store = store;
   }
 
   public static Builder builder() {
@@ -74,47 +73,20 @@ public final class CompactingChatMemoryProvider implements ChatMemoryProvider, A
     memories.clear();
   }
 
-  /** Builder of {@link CompactingChatMemoryProvider}. */
-  public static final class Builder {
-    private Function<Object, Compactor> compactors;
-    private Path directory;
-    private ConversationStore store;
-
+  /**
+   * Builder of {@link CompactingChatMemoryProvider}: {@link #compactor} is required; {@link
+   * #directory} or {@link #store} keeps each memory's conversation, under its memory id.
+   */
+  public static final class Builder extends MemoryBuilder<Object, Builder> {
     private Builder() {}
 
-    /** One compactor for every memory (compactors are thread-safe and may be shared). */
-    public Builder compactor(Compactor compactor) {
-      Objects.requireNonNull(compactor, "compactor");
-      this.compactors = id -> compactor;
-      return this;
-    }
-
-    /** A compactor per memory id (e.g. a different budget per user). */
-    public Builder compactor(Function<Object, Compactor> compactorForId) {
-      this.compactors = Objects.requireNonNull(compactorForId, "compactorForId");
-      return this;
-    }
-
-    /** Keep each memory's conversation in a directory below this one. */
-    public Builder directory(Path directory) {
-      this.directory = Objects.requireNonNull(directory, "directory");
-      return this;
-    }
-
-    /**
-     * Keep each memory's conversation in a SQLite or PostgreSQL store, under its memory id ({@code
-     * String.valueOf(id)}); the store stays the caller's to close.
-     */
-    public Builder store(ConversationStore store) {
-      this.store = Objects.requireNonNull(store, "store");
+    @Override
+    protected Builder self() {
       return this;
     }
 
     public CompactingChatMemoryProvider build() {
-      if (compactors == null) {
-        throw new IllegalStateException("a memory provider needs .compactor(...)");
-      }
-      return new CompactingChatMemoryProvider(this);
+      return build("a memory provider", CompactingChatMemoryProvider::new);
     }
   }
 }

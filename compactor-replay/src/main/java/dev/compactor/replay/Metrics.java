@@ -34,7 +34,7 @@ import java.util.Collection;
  * @param invalidViews calls whose view broke an invariant of {@link
  *     dev.compactor.core.view.ViewValidator}
  * @param neededFacts over calls, identifiers the recorded assistant message uses that appeared in
- *     an earlier recorded message ({@link dev.compactor.replay.facts.Facts})
+ *     an earlier recorded message ({@link dev.compactor.replay.internal.Facts})
  * @param recalledFacts those still present in the view sent at that call
  * @param compactionNanos time spent in the strategy's after-turn step (trigger checks and
  *     compactions)

@@ -8,9 +8,11 @@ import dev.compactor.core.catalog.ModelInfo;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
+import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.replay.cost.Price;
-import dev.compactor.replay.facts.Facts;
+import dev.compactor.replay.internal.Facts;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -214,6 +216,18 @@ public final class RecordedConversation {
   /** The recorded messages, in order (usage removed). */
   public List<Message> messages() {
     return messages;
+  }
+
+  /**
+   * What a strategy is told when it starts on this conversation: its model, budget, window, output
+   * reserve and recorded messages.
+   *
+   * @param counter how the replay counts tokens
+   * @param clock the replay time
+   * @param events where the session reports compactions, reminders and summary calls
+   */
+  public ReplaySetup setup(TokenCounter counter, Clock clock, ReplayEvents events) {
+    return new ReplaySetup(model, counter, budget, window, maxOutput, clock, events, messages);
   }
 
   /** Number of model calls. */

@@ -5,12 +5,15 @@ import dev.compactor.log.imports.ImportException;
 import dev.compactor.log.imports.ImportResult;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
@@ -18,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * Replays files of recorded conversations under several strategies side by side and sums the
@@ -42,6 +46,38 @@ public final class ReplayRunner {
   /** A runner with these options. */
   public ReplayRunner(ReplayOptions options) {
     this.options = Objects.requireNonNull(options, "options");
+  }
+
+  /**
+   * The files to replay for paths as given (e.g. on a command line): a file stands for itself, a
+   * directory for its regular files, recursively, in path order, except Markdown ({@code .md})
+   * notes.
+   *
+   * @throws CompactorException when a path is neither a file nor a directory, a directory cannot be
+   *     listed, or there is no file at all (the message names the paths)
+   */
+  public static List<Path> expand(List<Path> given) {
+    List<Path> out = new ArrayList<>();
+    for (Path p : given) {
+      if (Files.isDirectory(p)) {
+        try (Stream<Path> s = Files.walk(p)) {
+          s.filter(Files::isRegularFile)
+              .filter(f -> !f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md"))
+              .sorted()
+              .forEach(out::add);
+        } catch (IOException e) {
+          throw new CompactorException("cannot list " + p + ": " + e.getMessage(), e);
+        }
+      } else if (Files.isRegularFile(p)) {
+        out.add(p);
+      } else {
+        throw new CompactorException("no such file or directory: " + p);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new CompactorException("no files to replay in " + given);
+    }
+    return out;
   }
 
   /**

@@ -48,16 +48,4 @@ public record ReplaySetup(
       throw new IllegalArgumentException("maxOutput must be >= 0, got " + maxOutput);
     }
   }
-
-  /** A setup without the recorded messages. */
-  public ReplaySetup(
-      String model,
-      TokenCounter counter,
-      long budgetTokens,
-      long window,
-      int maxOutput,
-      Clock clock,
-      ReplayEvents events) {
-    this(model, counter, budgetTokens, window, maxOutput, clock, events, List.of());
-  }
 }

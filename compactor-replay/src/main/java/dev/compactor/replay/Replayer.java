@@ -5,7 +5,7 @@ import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.view.ViewValidator;
 import dev.compactor.replay.cost.CacheModel;
 import dev.compactor.replay.cost.Price;
-import dev.compactor.replay.facts.Facts;
+import dev.compactor.replay.internal.Facts;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -48,17 +48,7 @@ public final class Replayer {
     TokenCounter counter = new RunCounter(this.counter);
     Tally t = new Tally();
     ReplayClock clock = new ReplayClock();
-    ReplaySetup setup =
-        new ReplaySetup(
-            conversation.model(),
-            counter,
-            conversation.budget(),
-            conversation.window(),
-            conversation.maxOutput(),
-            clock,
-            t,
-            conversation.messages());
-    ReplaySession session = strategy.start(setup);
+    ReplaySession session = strategy.start(conversation.setup(counter, clock, t));
     Price price = conversation.price();
     Map<Message, Set<String>> synthesizedFacts = new IdentityHashMap<>();
     List<Message> messages = conversation.messages();

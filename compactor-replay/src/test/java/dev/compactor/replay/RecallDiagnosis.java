@@ -5,8 +5,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
-import dev.compactor.replay.facts.Facts;
-import java.nio.file.Files;
+import dev.compactor.replay.internal.Facts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /**
  * A diagnostic, not a test: replays files under one strategy (default {@code auto}) and attributes
@@ -41,26 +39,15 @@ public final class RecallDiagnosis {
   public static void main(String[] args) throws Exception {
     String strategyName = "auto";
     int samples = 40;
-    List<Path> files = new ArrayList<>();
+    List<Path> given = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--strategy" -> strategyName = args[++i];
         case "--samples" -> samples = Integer.parseInt(args[++i]);
-        default -> {
-          Path p = Path.of(args[i]);
-          if (Files.isDirectory(p)) {
-            try (Stream<Path> s = Files.walk(p)) {
-              s.filter(Files::isRegularFile)
-                  .filter(f -> !f.getFileName().toString().endsWith(".md"))
-                  .sorted()
-                  .forEach(files::add);
-            }
-          } else {
-            files.add(p);
-          }
-        }
+        default -> given.add(Path.of(args[i]));
       }
     }
+    List<Path> files = ReplayRunner.expand(given);
     ReplayStrategy strategy = VariantRun.strategy(strategyName);
     ReplayOptions options = ReplayOptions.scorecard();
     TokenCounter base = options.counter();
@@ -136,17 +123,7 @@ public final class RecallDiagnosis {
       RecordedConversation conversation, ReplayStrategy strategy, TokenCounter base, int samples) {
     TokenCounter counter = new RunCounter(base);
     ReplayClock clock = new ReplayClock();
-    ReplayEvents events = ReplayEvents.NONE;
-    ReplaySetup setup =
-        new ReplaySetup(
-            conversation.model(),
-            counter,
-            conversation.budget(),
-            conversation.window(),
-            conversation.maxOutput(),
-            clock,
-            events);
-    ReplaySession session = strategy.start(setup);
+    ReplaySession session = strategy.start(conversation.setup(counter, clock, ReplayEvents.NONE));
     List<Message> messages = conversation.messages();
     Map<String, List<Integer>> sources = new HashMap<>();
     List<Miss> missed = new ArrayList<>();

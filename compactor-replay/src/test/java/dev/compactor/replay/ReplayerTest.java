@@ -31,6 +31,18 @@ class ReplayerTest {
         ReplayOptions.defaults().withWindow(window).withMaxOutput(maxOutput));
   }
 
+  /**
+   * 150 turns in a 16,000-token window, with no tool output larger than the budget: the policy
+   * never shrinks the newest step (a known limitation that the overflow recovery covers), so such
+   * an output would stay over the window.
+   */
+  private static RecordedConversation smallWindowWithoutHugeOutputs() {
+    return generated(
+        16_000,
+        2_000,
+        new ConversationGenerator.Options(150, 0.15, 0.3, 0.05, 0, false, false, 12));
+  }
+
   private static StrategyRun replay(RecordedConversation c, String strategy) {
     return new Replayer(COUNTER).replay(c, ReplayStrategies.global().get(strategy));
   }
@@ -67,13 +79,7 @@ class ReplayerTest {
 
   @Test
   void auto_smallWindow_staysInsideTheWindowWithValidViews() {
-    // No tool output larger than the budget: the policy never shrinks the newest step (a known
-    // limitation that the overflow recovery covers), so such an output would stay over the window.
-    RecordedConversation c =
-        generated(
-            16_000,
-            2_000,
-            new ConversationGenerator.Options(150, 0.15, 0.3, 0.05, 0, false, false, 12));
+    RecordedConversation c = smallWindowWithoutHugeOutputs();
     Metrics none = replay(c, "none").metrics();
     Metrics auto = replay(c, "auto").metrics();
     assertThat(none.overWindowCalls()).isPositive();
@@ -149,11 +155,7 @@ class ReplayerTest {
 
   @Test
   void autoRecall_hasAutosViews_recoversMaskedFacts_andPaysForTheRoundTrips() {
-    RecordedConversation c =
-        generated(
-            16_000,
-            2_000,
-            new ConversationGenerator.Options(150, 0.15, 0.3, 0.05, 0, false, false, 12));
+    RecordedConversation c = smallWindowWithoutHugeOutputs();
     Metrics auto = replay(c, "auto").metrics();
     Metrics recall = replay(c, "auto-recall").metrics();
     assertThat(auto.recallCalls()).isZero();
@@ -175,11 +177,7 @@ class ReplayerTest {
 
   @Test
   void auto_reportsItsCostPlans_predictedAndRealised_otherStrategiesNone() {
-    RecordedConversation c =
-        generated(
-            16_000,
-            2_000,
-            new ConversationGenerator.Options(150, 0.15, 0.3, 0.05, 0, false, false, 12));
+    RecordedConversation c = smallWindowWithoutHugeOutputs();
     Metrics auto = replay(c, "auto").metrics();
     Metrics fixed = replay(c, "auto-fixed").metrics();
     assertThat(auto.plannedCompactions()).isPositive().isLessThanOrEqualTo(auto.compactions());

@@ -3,13 +3,11 @@ package dev.compactor.replay;
 import dev.compactor.core.policy.CostPlanner;
 import dev.compactor.replay.report.ScoreTable;
 import dev.compactor.replay.strategy.AutoStrategy;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A diagnostic, not a test: replays files under registered strategies and ad-hoc variants of {@code
@@ -34,24 +32,9 @@ public final class VariantRun {
         files.add(Path.of(args[i]));
       }
     }
-    List<Path> all = new ArrayList<>();
-    for (Path p : files) {
-      if (Files.isDirectory(p)) {
-        try (Stream<Path> s = Files.walk(p)) {
-          s.filter(Files::isRegularFile)
-              .filter(f -> !f.getFileName().toString().endsWith(".md"))
-              .sorted()
-              .forEach(all::add);
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      } else {
-        all.add(p);
-      }
-    }
     ReplayReport report =
         new ReplayRunner(ReplayOptions.scorecard().withThreads(2))
-            .run(all, strategies, (d, t, c, s) -> {});
+            .run(ReplayRunner.expand(files), strategies, (d, t, c, s) -> {});
     System.out.println(ScoreTable.text(report.totals()));
     System.out.printf("wall %.1f s%n", report.wallTime().toMillis() / 1000.0);
   }

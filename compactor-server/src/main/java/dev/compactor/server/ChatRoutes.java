@@ -9,13 +9,10 @@ import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.store.ArchivedMessage;
-import dev.compactor.chat.store.CallRecord;
 import dev.compactor.chat.store.ChatOverview;
 import dev.compactor.chat.store.ChatPage;
-import dev.compactor.chat.store.ChatRecord;
 import dev.compactor.chat.store.MessageEntry;
 import dev.compactor.chat.store.MessagePage;
-import dev.compactor.chat.store.SummaryRecord;
 import dev.compactor.wire.json.Utf8;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -133,26 +130,12 @@ final class ChatRoutes {
 
   /** A chat as the API shows it: record, counters, settings as given and effective. */
   private static ObjectNode chat(ChatOverview c) {
-    ChatRecord r = c.record();
     ObjectNode o = ChatTaskJson.JSON.createObjectNode();
-    o.put("tenant", r.key().tenant());
-    o.put("chat_id", r.key().chatId());
-    o.put("model", r.model());
-    o.put("interactions", r.interactions());
-    if (r.lastContextTokens() == null) {
-      o.putNull("last_context_tokens");
-    } else {
-      o.put("last_context_tokens", r.lastContextTokens());
-    }
-    o.put("created_at", r.createdAt().toString());
-    o.put("updated_at", r.updatedAt().toString());
+    ChatTaskJson.putRecord(o, c.record());
     o.put("message_count", c.messageCount());
     o.put("archived_message_count", c.archivedCount());
     o.put("summary_count", c.summaryCount());
-    StickySettings settings = StickySettings.fromJson(r.settings());
-    ObjectNode so = o.putObject("settings");
-    so.set("given", settings.toNode());
-    so.set("effective", StickySettings.effectiveJson(settings.effective()));
+    ChatTaskJson.putSettings(o, StickySettings.fromJson(c.record().settings()));
     return o;
   }
 
@@ -207,30 +190,24 @@ final class ChatRoutes {
   }
 
   private void summaries(Context ctx) {
-    ChatKey key = key(ctx);
-    if (service.store().overview(key).isEmpty()) {
-      throw missing(key);
-    }
-    ObjectNode o = ChatTaskJson.JSON.createObjectNode();
-    o.put("chat_id", key.chatId());
-    ArrayNode list = o.putArray("summaries");
-    for (SummaryRecord s : service.store().summaries(key)) {
-      list.add(ChatTaskJson.summary(s));
-    }
-    Responses.json(ctx, 200, o);
+    list(ctx, "summaries", service.store()::summaries, ChatTaskJson::summary);
   }
 
   private void calls(Context ctx) {
+    list(ctx, "calls", service.store()::calls, ChatTaskJson::call);
+  }
+
+  /** Answers {@code {"chat_id": …, field: [each record as JSON]}}; 404 for a chat not stored. */
+  private <T> void list(
+      Context ctx, String field, Function<ChatKey, List<T>> records, Function<T, ObjectNode> json) {
     ChatKey key = key(ctx);
     if (service.store().overview(key).isEmpty()) {
       throw missing(key);
     }
     ObjectNode o = ChatTaskJson.JSON.createObjectNode();
     o.put("chat_id", key.chatId());
-    ArrayNode list = o.putArray("calls");
-    for (CallRecord c : service.store().calls(key)) {
-      list.add(ChatTaskJson.call(c));
-    }
+    ArrayNode list = o.putArray(field);
+    records.apply(key).forEach(r -> list.add(json.apply(r)));
     Responses.json(ctx, 200, o);
   }
 

@@ -152,7 +152,10 @@ public final class CompactorServer implements AutoCloseable {
                 PROXY_TIMEOUT,
                 metrics.proxy(),
                 metrics.models(
-                    new UpstreamModels(settings.upstreams(), ChatModelOptions.defaults(), env)));
+                    new UpstreamModels(
+                        settings.upstreams(),
+                        ChatModelOptions.builder().timeout(settings.modelTimeout()).build(),
+                        env)));
     ProxyConversationRoutes proxyConversations =
         proxyStore == null ? null : new ProxyConversationRoutes(proxyStore);
     AtomicReference<Javalin> self = new AtomicReference<>();

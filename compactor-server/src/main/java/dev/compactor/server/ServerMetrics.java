@@ -32,6 +32,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -224,52 +225,47 @@ public final class ServerMetrics {
 
   /** Runs and records one chat-task call. */
   ChatTaskResult call(Supplier<ChatTaskResult> call) {
-    long t0 = System.nanoTime();
-    String outcome = "error";
-    try {
-      ChatTaskResult r = call.get();
-      outcome = "ok";
-      recordCall(r);
-      return r;
-    } catch (ChatTaskException e) {
-      outcome = e.code().wireName();
-      if (e.code() == ChatTaskException.Code.SUMMARIZE_FAILED) {
-        summary("auto", "failed");
-      }
-      throw e;
-    } catch (ChatStoreException e) {
-      outcome = "store_error";
-      throw e;
-    } finally {
-      operation("call", outcome, System.nanoTime() - t0);
-    }
+    return timedOperation("call", "auto", call, this::recordCall);
   }
 
   /** Runs and records one on-demand summarization. */
   SummarizeResult summarize(Supplier<SummarizeResult> summarize) {
+    return timedOperation("summarize", "on_demand", summarize, this::recordSummarize);
+  }
+
+  /**
+   * Runs one chat-task operation and records its outcome ({@code ok}, the error code, {@code
+   * store_error}) and duration; a failed summary counts as one of {@code summaryTrigger}.
+   */
+  private <T> T timedOperation(
+      String operation, String summaryTrigger, Supplier<T> run, Consumer<T> record) {
     long t0 = System.nanoTime();
     String outcome = "error";
     try {
-      SummarizeResult r = summarize.get();
+      T r = run.get();
       outcome = "ok";
-      SummaryReport report = r.report();
-      if (report.activated()) {
-        compacted("summary", "on_demand", report, r.usage());
-      } else {
-        skipped("summary", "on_demand", report.reason());
-      }
+      record.accept(r);
       return r;
     } catch (ChatTaskException e) {
       outcome = e.code().wireName();
       if (e.code() == ChatTaskException.Code.SUMMARIZE_FAILED) {
-        summary("on_demand", "failed");
+        summary(summaryTrigger, "failed");
       }
       throw e;
     } catch (ChatStoreException e) {
       outcome = "store_error";
       throw e;
     } finally {
-      operation("summarize", outcome, System.nanoTime() - t0);
+      operation(operation, outcome, System.nanoTime() - t0);
+    }
+  }
+
+  private void recordSummarize(SummarizeResult r) {
+    SummaryReport report = r.report();
+    if (report.activated()) {
+      compacted("summary", "on_demand", report, r.usage());
+    } else {
+      skipped("summary", "on_demand", report.reason());
     }
   }
 

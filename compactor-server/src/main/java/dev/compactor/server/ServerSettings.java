@@ -1,5 +1,6 @@
 package dev.compactor.server;
 
+import dev.compactor.models.ChatModelOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,6 +23,9 @@ import java.util.Objects;
  * @param upstreams the named model providers, by name
  * @param proxyRetention how long a proxy conversation is kept after its last request (default 7
  *     days); {@link Duration#ZERO} keeps them forever
+ * @param modelTimeout the longest one call of the server's own model clients may take, retries
+ *     included ({@code serve --timeout}; default {@link ChatModelOptions#DEFAULT_TIMEOUT}): the
+ *     proxy's summary models
  */
 public record ServerSettings(
     String host,
@@ -32,7 +36,8 @@ public record ServerSettings(
     Duration shutdownGrace,
     boolean logContent,
     Map<String, Upstream> upstreams,
-    Duration proxyRetention) {
+    Duration proxyRetention,
+    Duration modelTimeout) {
   /** The default bind address. */
   public static final String DEFAULT_HOST = "127.0.0.1";
 
@@ -85,6 +90,7 @@ public record ServerSettings(
       throw new IllegalArgumentException(
           "proxy retention must be 0 (keep forever) or positive, got " + proxyRetention);
     }
+    requirePositive(modelTimeout, "model timeout");
   }
 
   private static void requirePositive(Duration d, String what) {
@@ -115,6 +121,7 @@ public record ServerSettings(
     private boolean logContent;
     private final Map<String, Upstream> upstreams = new LinkedHashMap<>();
     private Duration proxyRetention = DEFAULT_PROXY_RETENTION;
+    private Duration modelTimeout = ChatModelOptions.DEFAULT_TIMEOUT;
 
     private Builder() {}
 
@@ -165,6 +172,12 @@ public record ServerSettings(
       return this;
     }
 
+    /** The longest one call of the server's own model clients may take, retries included. */
+    public Builder modelTimeout(Duration modelTimeout) {
+      this.modelTimeout = modelTimeout;
+      return this;
+    }
+
     public ServerSettings build() {
       return new ServerSettings(
           host,
@@ -175,7 +188,8 @@ public record ServerSettings(
           shutdownGrace,
           logContent,
           upstreams,
-          proxyRetention);
+          proxyRetention,
+          modelTimeout);
     }
   }
 }

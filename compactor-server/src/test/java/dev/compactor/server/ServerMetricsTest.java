@@ -11,9 +11,11 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -152,24 +154,18 @@ class ServerMetricsTest {
                 "reason",
                 "below_threshold"))
         .isEqualTo(2);
-    assertThat(d.of("compactor_compaction_messages_total", "trigger", "auto", "stage", "before"))
-        .isEqualTo(autoBefore);
-    assertThat(d.of("compactor_compaction_messages_total", "trigger", "auto", "stage", "after"))
-        .isEqualTo(autoAfter);
-    assertThat(d.of("compactor_compaction_tokens_total", "trigger", "auto", "stage", "before"))
-        .isEqualTo(autoSummaryIn);
-    assertThat(d.of("compactor_compaction_tokens_total", "trigger", "auto", "stage", "after"))
-        .isEqualTo(autoSummaryOut);
+    String[] stages = {"before", "after"};
+    assertThat(d.each("compactor_compaction_messages_total", "trigger", "auto", "stage", stages))
+        .containsExactly(autoBefore, autoAfter);
+    assertThat(d.each("compactor_compaction_tokens_total", "trigger", "auto", "stage", stages))
+        .containsExactly(autoSummaryIn, autoSummaryOut);
     assertThat(d.of("compactor_compaction_tokens_total", "trigger", "on_demand", "stage", "before"))
         .isEqualTo(demandIn);
-    assertThat(d.of("compactor_model_tokens_total", "purpose", "chat", "type", "prompt"))
-        .isEqualTo(promptTokens);
-    assertThat(d.of("compactor_model_tokens_total", "purpose", "chat", "type", "completion"))
-        .isEqualTo(completionTokens);
-    assertThat(d.of("compactor_model_tokens_total", "purpose", "summary", "type", "prompt"))
-        .isEqualTo(autoSummaryIn + demandIn);
-    assertThat(d.of("compactor_model_tokens_total", "purpose", "summary", "type", "completion"))
-        .isEqualTo(autoSummaryOut + demandOut);
+    String[] types = {"prompt", "completion"};
+    assertThat(d.each("compactor_model_tokens_total", "purpose", "chat", "type", types))
+        .containsExactly(promptTokens, completionTokens);
+    assertThat(d.each("compactor_model_tokens_total", "purpose", "summary", "type", types))
+        .containsExactly(autoSummaryIn + demandIn, autoSummaryOut + demandOut);
     assertThat(d.of("compactor_store_errors_total")).isZero();
     assertThat(d.of("compactor_overflow_recoveries_total")).isZero();
 
@@ -363,6 +359,14 @@ class ServerMetricsTest {
           .as("%s %s moves by a whole number", name, String.join(",", labels))
           .isEqualTo(Math.rint(d));
       return (long) d;
+    }
+
+    /**
+     * How each of the series {@code name{label=value, by=v}} moved, for each {@code v} of {@code
+     * each}, in that order.
+     */
+    List<Long> each(String name, String label, String value, String by, String... each) {
+      return Stream.of(each).map(v -> of(name, label, value, by, v)).toList();
     }
   }
 }

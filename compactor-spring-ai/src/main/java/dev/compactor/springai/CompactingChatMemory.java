@@ -1,13 +1,11 @@
 package dev.compactor.springai;
 
+import dev.compactor.chat.memory.MemoryBuilder;
+import dev.compactor.chat.memory.MemoryConversation;
 import dev.compactor.chat.store.ConversationStore;
-import dev.compactor.chat.store.DatabaseConversation;
 import dev.compactor.core.Compactor;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.policy.CompactionListener;
 import dev.compactor.core.policy.CompactionOutcome;
-import dev.compactor.core.view.Conversation;
-import dev.compactor.core.view.View;
 import dev.compactor.log.store.ConversationNames;
 import dev.compactor.log.store.StoredConversation;
 import java.io.IOException;
@@ -56,13 +54,11 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   private final ConversationStore store;
   private final Map<String, State> conversations = new ConcurrentHashMap<>();
 
-  private CompactingChatMemory(Builder b) {
-    this.compactors = b.compactors;
-    this.directory = b.directory;
-    this.store = b.store;
-    if (directory != null && store != null) {
-      throw new IllegalStateException("a compacting memory takes a directory or a store, not both");
-    }
+  private CompactingChatMemory(
+      Function<String, Compactor> compactors, Path directory, ConversationStore store) {
+    this.compactors = compactors;
+    this.directory = directory;
+    this.store = store;
   }
 
   public static Builder builder() {
@@ -71,33 +67,26 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
 
   /** One conversation: its session, its system message, its lock. */
   private static final class State {
+    final MemoryConversation conversation;
     final Compactor.Session session;
-    final AutoCloseable resource;
-    final CompactionListener journal;
-    final DatabaseConversation database;
     SystemMessage system;
     CompactionOutcome lastOutcome;
 
-    State(
-        Compactor.Session session,
-        AutoCloseable resource,
-        CompactionListener journal,
-        DatabaseConversation database) {
-      this.session = session;
-      this.resource = resource;
-      this.journal = journal;
-      this.database = database;
-      if (database != null) {
-        this.system =
-            database.systemMessage().map(m -> new SystemMessage(m.content())).orElse(null);
-      }
+    State(MemoryConversation conversation) {
+      this.conversation = conversation;
+      this.session = conversation.session();
+      this.system =
+          conversation.storedSystemMessage().map(m -> new SystemMessage(m.content())).orElse(null);
     }
 
     void system(SystemMessage s) {
-      if (database != null) {
-        database.systemMessage(s == null ? null : Message.system(s.getText()));
-      }
+      conversation.storeSystemMessage(s == null ? null : s.getText());
       system = s;
+    }
+
+    CompactionOutcome afterTurn() {
+      lastOutcome = conversation.afterTurn();
+      return lastOutcome;
     }
   }
 
@@ -109,15 +98,14 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   private State open(String id) {
     Compactor c = compactors.apply(id);
     if (store != null) {
-      DatabaseConversation conversation = store.conversation(id);
-      return new State(c.session(conversation), null, conversation, conversation);
+      return new State(MemoryConversation.inStore(c, store, id));
     }
     if (directory == null) {
-      return new State(c.session(), null, null, null);
+      return new State(MemoryConversation.inProcess(c));
     }
     StoredConversation stored =
         StoredConversation.open(directory.resolve(ConversationNames.of(id)));
-    return new State(c.session(stored), stored, stored.journal(), null);
+    return new State(MemoryConversation.over(c, stored, stored.journal()));
   }
 
   @Override
@@ -142,11 +130,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
       }
       converted.forEach(s.session::append);
       if (!converted.isEmpty()) {
-        CompactionOutcome o = s.session.afterTurn();
-        if (s.journal != null && o instanceof CompactionOutcome.Compacted c) {
-          s.journal.compacted(c.report());
-        }
-        s.lastOutcome = o;
+        s.afterTurn();
       }
     }
   }
@@ -159,12 +143,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
     State s = state(conversationId);
     synchronized (s) {
       s.session.append(message);
-      CompactionOutcome o = s.session.afterTurn();
-      if (s.journal != null && o instanceof CompactionOutcome.Compacted c) {
-        s.journal.compacted(c.report());
-      }
-      s.lastOutcome = o;
-      return o;
+      return s.afterTurn();
     }
   }
 
@@ -197,8 +176,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   public void clear(String conversationId) {
     State s = state(conversationId);
     synchronized (s) {
-      Conversation c = s.session.conversation();
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of()));
+      s.conversation.clearView();
       s.system(null);
     }
   }
@@ -207,8 +185,7 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   public List<org.springframework.ai.chat.messages.Message> history(String conversationId) {
     State s = state(conversationId);
     synchronized (s) {
-      return SpringAiMessages.toSpringAi(
-          s.session.conversation().master().messages().stream().filter(m -> !m.uiOnly()).toList());
+      return SpringAiMessages.toSpringAi(s.conversation.history());
     }
   }
 
@@ -244,59 +221,29 @@ public final class CompactingChatMemory implements ChatMemory, AutoCloseable {
   @Override
   public void close() {
     for (State s : conversations.values()) {
-      if (s.resource != null) {
-        try {
-          s.resource.close();
-        } catch (Exception e) {
-          throw new IllegalStateException("closing a conversation", e);
-        }
+      try {
+        s.conversation.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing a conversation", e);
       }
     }
     conversations.clear();
   }
 
-  /** Builder of {@link CompactingChatMemory}. */
-  public static final class Builder {
-    private Function<String, Compactor> compactors;
-    private Path directory;
-    private ConversationStore store;
-
+  /**
+   * Builder of {@link CompactingChatMemory}: {@link #compactor} is required; {@link #directory} or
+   * {@link #store} keeps the conversations, under their conversation ids.
+   */
+  public static final class Builder extends MemoryBuilder<String, Builder> {
     private Builder() {}
 
-    /** One compactor for every conversation. */
-    public Builder compactor(Compactor compactor) {
-      Objects.requireNonNull(compactor, "compactor");
-      this.compactors = id -> compactor;
-      return this;
-    }
-
-    /** A compactor per conversation id. */
-    public Builder compactor(Function<String, Compactor> compactorForId) {
-      this.compactors = Objects.requireNonNull(compactorForId, "compactorForId");
-      return this;
-    }
-
-    /** Keep each conversation in a directory below this one. */
-    public Builder directory(Path directory) {
-      this.directory = Objects.requireNonNull(directory, "directory");
-      return this;
-    }
-
-    /**
-     * Keep each conversation in a SQLite or PostgreSQL store, under its conversation id (the store
-     * stays the caller's to close).
-     */
-    public Builder store(ConversationStore store) {
-      this.store = Objects.requireNonNull(store, "store");
+    @Override
+    protected Builder self() {
       return this;
     }
 
     public CompactingChatMemory build() {
-      if (compactors == null) {
-        throw new IllegalStateException(
-            "a compacting memory needs .compactor(Compactor.forModel(\"openai/gpt-4o\").build())");
-      }
-      return new CompactingChatMemory(this);
+      return build("a compacting memory", CompactingChatMemory::new);
     }
   }
 }

@@ -1,20 +1,14 @@
 package dev.compactor.springai;
 
+import dev.compactor.chat.memory.FrameworkChatModel;
 import dev.compactor.core.compaction.summary.ModelSummarizer;
 import dev.compactor.core.compaction.summary.Summarizer;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.MessageMetadata;
-import dev.compactor.core.message.Role;
 import dev.compactor.core.message.Usage;
-import dev.compactor.core.model.ChatModel;
-import dev.compactor.core.model.ChatRequest;
-import dev.compactor.core.model.ChatResponse;
-import dev.compactor.core.model.FinishReason;
-import dev.compactor.core.model.ModelApi;
-import dev.compactor.core.model.ModelError;
-import dev.compactor.core.model.NonRetryableModelException;
-import dev.compactor.core.model.StreamListener;
+import java.util.List;
 import java.util.Objects;
+import org.springframework.ai.chat.metadata.ChatResponseMetadata;
+import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 
 /**
@@ -42,52 +36,29 @@ public final class SpringAiSummarizer {
     return ModelSummarizer.builder(new Adapter(model, name)).build();
   }
 
-  /** A Spring AI model seen as a Compactor {@link ChatModel} (text in, text out). */
-  static final class Adapter implements ChatModel {
+  /** A Spring AI model seen as a Compactor model (text in, text out). */
+  static final class Adapter extends FrameworkChatModel {
     private final org.springframework.ai.chat.model.ChatModel model;
-    private final String provider;
-    private final String name;
 
     Adapter(org.springframework.ai.chat.model.ChatModel model, String name) {
+      super(name, "spring-ai");
       this.model = Objects.requireNonNull(model, "model");
-      Objects.requireNonNull(name, "name");
-      int slash = name.indexOf('/');
-      this.provider = slash > 0 ? name.substring(0, slash) : "spring-ai";
-      this.name = slash > 0 ? name.substring(slash + 1) : name;
     }
 
     @Override
-    public String provider() {
-      return provider;
-    }
-
-    @Override
-    public String model() {
-      return name;
-    }
-
-    @Override
-    public ModelApi api() {
-      return ModelApi.CHAT_COMPLETIONS;
-    }
-
-    @Override
-    public ChatResponse chat(ChatRequest request) {
-      org.springframework.ai.chat.model.ChatResponse r;
-      try {
-        r = model.call(new Prompt(SpringAiMessages.toSpringAi(request.messages())));
-      } catch (RuntimeException e) {
-        String what = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        throw new NonRetryableModelException(
-            provider + ": the summary model failed: " + what, ModelError.of(provider, 0), null, e);
+    protected Answer ask(List<Message> messages) {
+      ChatResponse r = model.call(new Prompt(SpringAiMessages.toSpringAi(messages)));
+      if (r == null) {
+        return new Answer(null, null, null, null);
       }
-      String text =
-          r == null || r.getResult() == null || r.getResult().getOutput().getText() == null
-              ? ""
-              : r.getResult().getOutput().getText();
+      String text = r.getResult() == null ? null : r.getResult().getOutput().getText();
+      ChatResponseMetadata m = r.getMetadata();
+      if (m == null) {
+        return new Answer(text, null, null, null);
+      }
       Usage usage = null;
-      if (r != null && r.getMetadata() != null && r.getMetadata().getUsage() != null) {
-        var u = r.getMetadata().getUsage();
+      if (m.getUsage() != null) {
+        var u = m.getUsage();
         usage =
             new Usage(
                 u.getPromptTokens() == null ? 0 : u.getPromptTokens(),
@@ -96,19 +67,7 @@ public final class SpringAiSummarizer {
                 0,
                 0);
       }
-      Message reply =
-          Message.builder(Role.ASSISTANT)
-              .content(text)
-              .metadata(MessageMetadata.EMPTY.withUsage(usage))
-              .build();
-      String id = r == null || r.getMetadata() == null ? null : r.getMetadata().getId();
-      String answered = r == null || r.getMetadata() == null ? null : r.getMetadata().getModel();
-      return new ChatResponse(reply, usage, FinishReason.OTHER, null, null, id, answered);
-    }
-
-    @Override
-    public ChatResponse stream(ChatRequest request, StreamListener listener) {
-      return chat(request);
+      return new Answer(text, usage, m.getId(), m.getModel());
     }
   }
 }

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** The contract has teeth: each broken provider below fails it with a message naming the rule. */
@@ -62,6 +64,31 @@ class ContextProviderContractSelfTest {
     };
   }
 
+  /**
+   * A provider that returns its input with the first tool result replaced by {@code replace} of it,
+   * declaring {@code provenance}.
+   */
+  private static ContextProvider replacingTheFirstToolResult(
+      UnaryOperator<Message> replace, Map<MessageId, List<MessageId>> provenance) {
+    return editing(
+        provenance,
+        out -> {
+          int i = firstIndex(out, Role.TOOL);
+          out.set(i, replace.apply(out.get(i)));
+        });
+  }
+
+  /** A provider that returns a copy of its input changed by {@code edit}, declaring provenance. */
+  private static ContextProvider editing(
+      Map<MessageId, List<MessageId>> provenance, Consumer<List<Message>> edit) {
+    return broken(
+        (m, c) -> {
+          List<Message> out = new ArrayList<>(m);
+          edit.accept(out);
+          return CompactionResult.of(m, out, List.of(), provenance);
+        });
+  }
+
   private static int firstIndex(List<Message> messages, Role role) {
     for (int i = 0; i < messages.size(); i++) {
       if (messages.get(i).role() == role) {
@@ -97,38 +124,22 @@ class ContextProviderContractSelfTest {
   @Test
   void changingContentUnderTheSameId_fails() {
     assertFails(
-        broken(
-            (m, c) -> {
-              List<Message> out = new ArrayList<>(m);
-              int i = firstIndex(m, Role.TOOL);
-              out.set(i, m.get(i).withContent("short"));
-              return CompactionResult.of(m, out, List.of(), Map.of());
-            }),
+        replacingTheFirstToolResult(t -> t.withContent("short"), Map.of()),
         "keeps a source id, so it must be that source message unchanged");
   }
 
   @Test
   void aNewIdWithoutProvenance_fails() {
     assertFails(
-        broken(
-            (m, c) -> {
-              List<Message> out = new ArrayList<>(m);
-              int i = firstIndex(m, Role.TOOL);
-              out.set(i, m.get(i).toBuilder().id("fresh").content("short").build());
-              return CompactionResult.of(m, out, List.of(), Map.of());
-            }),
+        replacingTheFirstToolResult(
+            t -> t.toBuilder().id("fresh").content("short").build(), Map.of()),
         "must have a provenance entry");
   }
 
   @Test
   void droppingAToolResult_butKeepingItsCall_fails() {
     assertFails(
-        broken(
-            (m, c) -> {
-              List<Message> out = new ArrayList<>(m);
-              out.remove(firstIndex(m, Role.TOOL));
-              return CompactionResult.of(m, out, List.of(), Map.of());
-            }),
+        editing(Map.of(), out -> out.remove(firstIndex(out, Role.TOOL))),
         "violates view invariants");
   }
 
@@ -151,15 +162,7 @@ class ContextProviderContractSelfTest {
 
   @Test
   void reorderingMessages_fails() {
-    assertFails(
-        broken(
-            (m, c) -> {
-              List<Message> out = new ArrayList<>(m);
-              Message first = out.remove(0);
-              out.add(1, first);
-              return CompactionResult.of(m, out, List.of(), Map.of());
-            }),
-        "out of source order");
+    assertFails(editing(Map.of(), out -> out.add(1, out.remove(0))), "out of source order");
   }
 
   @Test
@@ -207,15 +210,9 @@ class ContextProviderContractSelfTest {
   @Test
   void provenanceNamingAnUnknownMessage_fails() {
     assertFails(
-        broken(
-            (m, c) -> {
-              List<Message> out = new ArrayList<>(m);
-              int i = firstIndex(m, Role.TOOL);
-              Message r = m.get(i).toBuilder().id("x~1").content("short").build();
-              out.set(i, r);
-              return CompactionResult.of(
-                  m, out, List.of(), Map.of(r.id(), List.of(MessageId.of("ghost"))));
-            }),
+        replacingTheFirstToolResult(
+            t -> t.toBuilder().id("x~1").content("short").build(),
+            Map.of(MessageId.of("x~1"), List.of(MessageId.of("ghost")))),
         "ghost");
   }
 

@@ -4,9 +4,9 @@ import dev.compactor.core.Compactor;
 import dev.compactor.core.compaction.summary.ExtractiveSummarizer;
 import dev.compactor.core.message.Message;
 import dev.compactor.langchain4j.CompactingChatMemory;
+import dev.compactor.replay.NamedReplayStrategy;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
-import dev.compactor.replay.ReplayStrategy;
 import dev.compactor.replay.strategy.CountingSummarizer;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
@@ -21,22 +21,16 @@ import java.util.List;
  * sent is the memory's. Summaries are the offline extractive ones, counted like the other
  * strategies'.
  */
-public final class CompactingMemoryStrategy implements ReplayStrategy {
+public final class CompactingMemoryStrategy extends NamedReplayStrategy {
   /** The registered name. */
   public static final String NAME = "lc4j-compacting";
 
   /** The {@link java.util.ServiceLoader} constructor. */
-  public CompactingMemoryStrategy() {}
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "LangChain4j with Compactor's CompactingChatMemory: the default policy behind the"
-        + " ChatMemory interface";
+  public CompactingMemoryStrategy() {
+    super(
+        NAME,
+        "LangChain4j with Compactor's CompactingChatMemory: the default policy behind the"
+            + " ChatMemory interface");
   }
 
   @Override

@@ -1,10 +1,10 @@
 package dev.compactor.bench.replay;
 
 import dev.compactor.core.message.Message;
+import dev.compactor.replay.NamedReplayStrategy;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
 import dev.compactor.replay.ReplayStrategies;
-import dev.compactor.replay.ReplayStrategy;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
@@ -36,22 +36,16 @@ import java.util.Map;
  * ReplaySession#afterTurn()}, so that eviction counts as compaction time. Every eviction that
  * changes the view counts as one compaction.
  */
-public final class TokenWindowStrategy implements ReplayStrategy {
+public final class TokenWindowStrategy extends NamedReplayStrategy {
   /** The registered name. */
   public static final String NAME = ReplayStrategies.WINDOW;
 
   /** The {@link java.util.ServiceLoader} constructor. */
-  public TokenWindowStrategy() {}
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "LangChain4j TokenWindowChatMemory (peer): a sliding window of whole messages, sized to"
-        + " the budget";
+  public TokenWindowStrategy() {
+    super(
+        NAME,
+        "LangChain4j TokenWindowChatMemory (peer): a sliding window of whole messages, sized to"
+            + " the budget");
   }
 
   @Override

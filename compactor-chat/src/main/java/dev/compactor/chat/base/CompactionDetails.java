@@ -1,5 +1,8 @@
 package dev.compactor.chat.base;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.compactor.wire.json.Json;
+
 /**
  * What compaction did on one call: {@code _gpt_chat_details.compaction}. {@code summary} is present
  * only when the chat has summary compaction settings, {@code provider} only when it has provider
@@ -17,6 +20,18 @@ package dev.compactor.chat.base;
  * @param provider the provider section, or null when the chat has no provider settings
  */
 public record CompactionDetails(SummaryReport summary, ProviderReport provider) {
+
+  /** The report as JSON, in the shape above: what the API answers and the store keeps. */
+  public ObjectNode toJson() {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    if (summary != null) {
+      o.set("summary", summary.toJson());
+    }
+    if (provider != null) {
+      o.set("provider", provider.toJson());
+    }
+    return o;
+  }
 
   /**
    * What summary compaction did.
@@ -56,6 +71,26 @@ public record CompactionDetails(SummaryReport summary, ProviderReport provider) 
     public static SummaryReport notActivated(boolean enabled, String reason) {
       return new SummaryReport(enabled, false, null, null, null, reason);
     }
+
+    /** The {@code summary} section as JSON: the fields that are set. */
+    public ObjectNode toJson() {
+      ObjectNode o = Json.MAPPER.createObjectNode();
+      o.put("enabled", enabled);
+      o.put("activated", activated);
+      if (messageCountBefore != null) {
+        o.put("message_count_before", messageCountBefore);
+      }
+      if (messageCountAfter != null) {
+        o.put("message_count_after", messageCountAfter);
+      }
+      if (gptSummaryUuid != null) {
+        o.put("gpt_summary_uuid", gptSummaryUuid);
+      }
+      if (reason != null) {
+        o.put("reason", reason);
+      }
+      return o;
+    }
   }
 
   /**
@@ -78,6 +113,17 @@ public record CompactionDetails(SummaryReport summary, ProviderReport provider) 
 
     public static ProviderReport notCompacted(boolean enabled, String reason) {
       return new ProviderReport(enabled, false, reason);
+    }
+
+    /** The {@code provider} section as JSON: the fields that are set. */
+    public ObjectNode toJson() {
+      ObjectNode o = Json.MAPPER.createObjectNode();
+      o.put("enabled", enabled);
+      o.put("compacted", compacted);
+      if (reason != null) {
+        o.put("reason", reason);
+      }
+      return o;
     }
   }
 }

@@ -19,9 +19,7 @@ import dev.compactor.chat.base.CallUsage;
 import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.base.ChatTaskException.Code;
 import dev.compactor.chat.base.CompactionDetails;
-import dev.compactor.chat.base.CompactionDetails.ProviderReport;
-import dev.compactor.chat.base.CompactionDetails.SummaryReport;
-import dev.compactor.chat.compaction.SummaryCompactor;
+import dev.compactor.chat.internal.SummaryCompactor;
 import dev.compactor.chat.settings.StickySettings;
 import dev.compactor.chat.settings.WholeNumbers;
 import dev.compactor.chat.store.CallRecord;
@@ -307,39 +305,7 @@ public final class ChatTaskJson {
 
   /** {@code _gpt_chat_details.compaction}, exactly as the specification shows it. */
   public static ObjectNode report(CompactionDetails r) {
-    ObjectNode o = JSON.createObjectNode();
-    if (r.summary() != null) {
-      o.set("summary", summaryReport(r.summary()));
-    }
-    if (r.provider() != null) {
-      ProviderReport p = r.provider();
-      ObjectNode po = o.putObject("provider");
-      po.put("enabled", p.enabled());
-      po.put("compacted", p.compacted());
-      if (p.reason() != null) {
-        po.put("reason", p.reason());
-      }
-    }
-    return o;
-  }
-
-  private static ObjectNode summaryReport(SummaryReport s) {
-    ObjectNode so = JSON.createObjectNode();
-    so.put("enabled", s.enabled());
-    so.put("activated", s.activated());
-    if (s.messageCountBefore() != null) {
-      so.put("message_count_before", s.messageCountBefore());
-    }
-    if (s.messageCountAfter() != null) {
-      so.put("message_count_after", s.messageCountAfter());
-    }
-    if (s.gptSummaryUuid() != null) {
-      so.put("gpt_summary_uuid", s.gptSummaryUuid());
-    }
-    if (s.reason() != null) {
-      so.put("reason", s.reason());
-    }
-    return so;
+    return r.toJson();
   }
 
   /**
@@ -398,17 +364,18 @@ public final class ChatTaskJson {
     o.put("tenant", r.key().tenant());
     o.put("chat_id", r.key().chatId());
     o.put("message_count", r.messageCount());
-    o.set("summary", summaryReport(r.report()));
+    o.set("summary", r.report().toJson());
     if (r.usage() != null) {
       o.set("summary_usage", usage(r.usage()));
     }
     return o;
   }
 
-  /** A stored chat: record, settings (as given and effective), history, summaries. */
-  public static ObjectNode write(ChatView v) {
-    ChatRecord r = v.record();
-    ObjectNode o = JSON.createObjectNode();
+  /**
+   * Puts a chat's record into {@code o}: tenant, chat id, model, interactions, last context tokens
+   * (null before the first call), created and updated.
+   */
+  public static void putRecord(ObjectNode o, ChatRecord r) {
     o.put("tenant", r.key().tenant());
     o.put("chat_id", r.key().chatId());
     o.put("model", r.model());
@@ -420,11 +387,22 @@ public final class ChatTaskJson {
     }
     o.put("created_at", r.createdAt().toString());
     o.put("updated_at", r.updatedAt().toString());
+  }
+
+  /** Puts a chat's {@code settings} into {@code o}: as given and effective. */
+  public static void putSettings(ObjectNode o, StickySettings settings) {
+    ObjectNode so = o.putObject("settings");
+    so.set("given", settings.toNode());
+    so.set("effective", StickySettings.effectiveJson(settings.effective()));
+  }
+
+  /** A stored chat: record, settings (as given and effective), history, summaries. */
+  public static ObjectNode write(ChatView v) {
+    ObjectNode o = JSON.createObjectNode();
+    putRecord(o, v.record());
     o.put("message_count", v.messages().size());
     o.put("archived_message_count", v.archivedMessages());
-    ObjectNode settings = o.putObject("settings");
-    settings.set("given", v.settings().toNode());
-    settings.set("effective", StickySettings.effectiveJson(v.settings().effective()));
+    putSettings(o, v.settings());
     ArrayNode messages = o.putArray("messages");
     for (Message m : v.messages()) {
       messages.add(message(m));

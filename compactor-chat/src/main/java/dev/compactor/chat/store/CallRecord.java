@@ -2,7 +2,6 @@ package dev.compactor.chat.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.chat.base.CompactionDetails;
 import dev.compactor.chat.base.CompactionDetails.ProviderReport;
 import dev.compactor.chat.base.CompactionDetails.SummaryReport;
@@ -86,38 +85,7 @@ public record CallRecord(
 
   /** The report as stored: the JSON of {@code _gpt_chat_details.compaction}; null for none. */
   static String reportJson(CompactionDetails r) {
-    if (r == null) {
-      return null;
-    }
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    SummaryReport s = r.summary();
-    if (s != null) {
-      ObjectNode so = o.putObject("summary");
-      so.put("enabled", s.enabled());
-      so.put("activated", s.activated());
-      if (s.messageCountBefore() != null) {
-        so.put("message_count_before", s.messageCountBefore());
-      }
-      if (s.messageCountAfter() != null) {
-        so.put("message_count_after", s.messageCountAfter());
-      }
-      if (s.gptSummaryUuid() != null) {
-        so.put("gpt_summary_uuid", s.gptSummaryUuid());
-      }
-      if (s.reason() != null) {
-        so.put("reason", s.reason());
-      }
-    }
-    ProviderReport p = r.provider();
-    if (p != null) {
-      ObjectNode po = o.putObject("provider");
-      po.put("enabled", p.enabled());
-      po.put("compacted", p.compacted());
-      if (p.reason() != null) {
-        po.put("reason", p.reason());
-      }
-    }
-    return o.toString();
+    return r == null ? null : r.toJson().toString();
   }
 
   /** Reads what {@link #reportJson} wrote. */

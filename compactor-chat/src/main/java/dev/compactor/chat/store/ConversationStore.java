@@ -20,7 +20,6 @@ import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * Compactor conversations in a database — a SQLite file or PostgreSQL — for memories that must
@@ -113,14 +112,12 @@ public final class ConversationStore implements AutoCloseable {
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
     config.setBusyTimeout(30_000);
-    SQLiteDataSource sqlite = new SQLiteDataSource(config);
-    sqlite.setUrl("jdbc:sqlite:" + abs);
-    HikariConfig hc = new HikariConfig();
-    hc.setDataSource(sqlite);
-    hc.setPoolName("compactor-conversations-sqlite");
-    hc.setMaximumPoolSize(4);
-    hc.setMinimumIdle(1);
-    return open(hc, "sqlite", null, abs.toString(), true);
+    return open(
+        SqliteChatStore.pool(config, abs, "compactor-conversations-sqlite"),
+        "sqlite",
+        null,
+        abs.toString(),
+        true);
   }
 
   /**

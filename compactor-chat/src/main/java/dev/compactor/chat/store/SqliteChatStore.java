@@ -69,6 +69,21 @@ public final class SqliteChatStore extends JdbcChatStore {
   }
 
   /**
+   * The connection pool of the SQLite file {@code abs} (4 connections, at least 1 open), each
+   * connection opened with {@code config}.
+   */
+  static HikariConfig pool(SQLiteConfig config, Path abs, String poolName) {
+    SQLiteDataSource sqlite = new SQLiteDataSource(config);
+    sqlite.setUrl("jdbc:sqlite:" + abs);
+    HikariConfig hc = new HikariConfig();
+    hc.setDataSource(sqlite);
+    hc.setPoolName(poolName);
+    hc.setMaximumPoolSize(4);
+    hc.setMinimumIdle(1);
+    return hc;
+  }
+
+  /**
    * As {@link #open(Path)}, waiting at most {@code busyTimeout} for other processes' writes.
    *
    * @throws ChatStoreException when the file cannot be created or opened, or a migration fails
@@ -88,13 +103,7 @@ public final class SqliteChatStore extends JdbcChatStore {
     config.enforceForeignKeys(true);
     config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
     config.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
-    SQLiteDataSource sqlite = new SQLiteDataSource(config);
-    sqlite.setUrl("jdbc:sqlite:" + abs);
-    HikariConfig hc = new HikariConfig();
-    hc.setDataSource(sqlite);
-    hc.setPoolName("compactor-chat-sqlite");
-    hc.setMaximumPoolSize(4);
-    hc.setMinimumIdle(1);
+    HikariConfig hc = pool(config, abs, "compactor-chat-sqlite");
     HikariDataSource ds;
     try {
       ds = new HikariDataSource(hc);

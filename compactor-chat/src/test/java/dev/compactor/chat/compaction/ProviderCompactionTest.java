@@ -3,6 +3,7 @@ package dev.compactor.chat.compaction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.chat.internal.Reasons;
 import dev.compactor.chat.testing.ChatTaskFixture;
 import dev.compactor.chat.testing.ModelServer;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.chat.ChatTaskService;
 import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.base.ChatTaskException.Code;
+import dev.compactor.chat.internal.Reasons;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.store.ArchivedMessage;
 import dev.compactor.chat.store.SummaryRecord;

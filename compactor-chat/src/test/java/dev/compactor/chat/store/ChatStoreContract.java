@@ -341,34 +341,24 @@ public abstract class ChatStoreContract<S extends ChatStore> {
   void update_anotherChatProceeds_whileOneChatIsHeld() throws Exception {
     ChatKey held = key("held");
     ChatKey other = key("other");
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try {
-      Future<?> holder =
-          heldUpdate(
-              pool,
-              held,
-              entered,
-              release,
-              chat ->
-                  Outcome.of(
-                      new ChatUpdate(
-                          ChatRecord.fresh(held, T0),
-                          List.of(Message.builder(Role.USER).id("h").content("held").build()),
-                          List.of(),
-                          List.of()),
-                      null));
-      entered.await();
+    try (HeldChat h =
+        new HeldChat(
+            1,
+            held,
+            chat ->
+                Outcome.of(
+                    new ChatUpdate(
+                        ChatRecord.fresh(held, T0),
+                        List.of(Message.builder(Role.USER).id("h").content("held").build()),
+                        List.of(),
+                        List.of()),
+                    null))) {
+      h.awaitEntered();
       // The held chat's work is in progress; another chat is read and written meanwhile.
       append(store(), other, Message.builder(Role.USER).id("o").content("other").build());
       assertThat(store().find(other)).isPresent();
-      release.countDown();
-      holder.get(60, TimeUnit.SECONDS);
+      h.releaseAndAwait();
       assertThat(store().find(held).orElseThrow().messages()).hasSize(1);
-    } finally {
-      release.countDown();
-      pool.shutdownNow();
     }
   }
 
@@ -406,29 +396,51 @@ public abstract class ChatStoreContract<S extends ChatStore> {
   }
 
   /**
-   * Submits to {@code pool} an update of {@code key} that, holding the chat, counts down {@code
-   * entered}, waits for {@code release}, then does {@code work}.
+   * An update of one chat, submitted to a pool of its own, that holds the chat (inside {@code
+   * store().update}) until released, then does its work; closing releases it and stops the pool.
    */
-  private <T> Future<T> heldUpdate(
-      ExecutorService pool,
-      ChatKey key,
-      CountDownLatch entered,
-      CountDownLatch release,
-      ChatWork<T> work) {
-    return pool.submit(
-        () ->
-            store()
-                .update(
-                    key,
-                    chat -> {
-                      entered.countDown();
-                      try {
-                        release.await();
-                      } catch (InterruptedException e) {
-                        throw new IllegalStateException(e);
-                      }
-                      return work.run(chat);
-                    }));
+  private final class HeldChat implements AutoCloseable {
+    private final CountDownLatch entered = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+    final ExecutorService pool;
+    private final Future<?> update;
+
+    /** {@code threads}: the pool's size (the held update takes one). */
+    HeldChat(int threads, ChatKey key, ChatWork<?> work) {
+      pool = Executors.newFixedThreadPool(threads);
+      update =
+          pool.submit(
+              () ->
+                  store()
+                      .update(
+                          key,
+                          chat -> {
+                            entered.countDown();
+                            try {
+                              release.await();
+                            } catch (InterruptedException e) {
+                              throw new IllegalStateException(e);
+                            }
+                            return work.run(chat);
+                          }));
+    }
+
+    /** Waits until the update holds the chat. */
+    void awaitEntered() throws InterruptedException {
+      assertThat(entered.await(60, TimeUnit.SECONDS)).as("the update holds the chat").isTrue();
+    }
+
+    /** Lets the update do its work and waits for it to finish. */
+    void releaseAndAwait() throws Exception {
+      release.countDown();
+      update.get(60, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() {
+      release.countDown();
+      pool.shutdownNow();
+    }
   }
 
   private ChatTaskService service(FakeChatModel model) {
@@ -1012,34 +1024,24 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     ChatKey other = key("other");
     append(store(), held, user("h0"));
     append(store(), other, user("o0"));
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(2);
-    try {
-      Future<?> holder =
-          heldUpdate(
-              pool,
-              held,
-              entered,
-              release,
-              chat -> {
-                List<Message> h = new ArrayList<>(chat.messages());
-                h.add(user("h1"));
-                return Outcome.of(new ChatUpdate(chat.record(), h, List.of(), List.of()), null);
-              });
-      assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
+    try (HeldChat h =
+        new HeldChat(
+            2,
+            held,
+            chat -> {
+              List<Message> m = new ArrayList<>(chat.messages());
+              m.add(user("h1"));
+              return Outcome.of(new ChatUpdate(chat.record(), m, List.of(), List.of()), null);
+            })) {
+      h.awaitEntered();
       // Another chat is deleted while the held one's call is in progress.
-      assertThat(pool.submit(() -> store().delete(other)).get(30, TimeUnit.SECONDS)).isTrue();
-      Future<Boolean> deleteHeld = pool.submit(() -> store().delete(held));
+      assertThat(h.pool.submit(() -> store().delete(other)).get(30, TimeUnit.SECONDS)).isTrue();
+      Future<Boolean> deleteHeld = h.pool.submit(() -> store().delete(held));
       Thread.sleep(300);
       assertThat(deleteHeld).as("waits for the call on its chat").isNotDone();
-      release.countDown();
-      holder.get(60, TimeUnit.SECONDS);
+      h.releaseAndAwait();
       assertThat(deleteHeld.get(60, TimeUnit.SECONDS)).isTrue();
       assertThat(store().find(held)).isEmpty();
-    } finally {
-      release.countDown();
-      pool.shutdownNow();
     }
   }
 }

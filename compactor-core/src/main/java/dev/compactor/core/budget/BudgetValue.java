@@ -1,7 +1,7 @@
 package dev.compactor.core.budget;
 
 import dev.compactor.core.catalog.InvalidSettingException;
-import dev.compactor.core.catalog.PositiveNumber;
+import dev.compactor.core.internal.PositiveNumber;
 import java.math.BigDecimal;
 import java.util.Objects;
 

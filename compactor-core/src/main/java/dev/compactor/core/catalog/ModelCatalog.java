@@ -1,11 +1,9 @@
 package dev.compactor.core.catalog;
 
 import dev.compactor.core.CompactorException;
+import dev.compactor.core.internal.PositiveNumber;
 import dev.compactor.core.tokens.TokenizerFamily;
-import java.io.IOException;
-import java.io.InputStream;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -331,14 +329,7 @@ public final class ModelCatalog {
     static final ModelCatalog CATALOG = load();
 
     private static ModelCatalog load() {
-      try (InputStream in = ModelCatalog.class.getResourceAsStream(RESOURCE)) {
-        if (in == null) {
-          throw new CompactorException("built-in model catalog resource " + RESOURCE + " missing");
-        }
-        return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), RESOURCE);
-      } catch (IOException e) {
-        throw new CompactorException("cannot read built-in model catalog " + RESOURCE, e);
-      }
+      return parse(BuiltInResource.read(ModelCatalog.class, RESOURCE, "model catalog"), RESOURCE);
     }
   }
 }

@@ -2,10 +2,7 @@ package dev.compactor.core.catalog;
 
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.message.Usage;
-import java.io.IOException;
-import java.io.InputStream;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -63,6 +60,17 @@ public final class PriceTable {
   /** A table with no prices: every cost is unknown. */
   public static PriceTable empty() {
     return new PriceTable(Map.of(), ModelCatalog.empty());
+  }
+
+  /**
+   * Parses a table that ships as a class-path resource, found as {@code owner} finds its resources.
+   *
+   * @param catalog resolves names the table does not list exactly
+   * @throws CompactorException naming the resource when it is missing, cannot be read, or is
+   *     malformed
+   */
+  public static PriceTable resource(Class<?> owner, String resource, ModelCatalog catalog) {
+    return parse(BuiltInResource.read(owner, resource, "price table"), resource, catalog);
   }
 
   /**
@@ -192,20 +200,6 @@ public final class PriceTable {
   }
 
   private static final class BuiltIn {
-    static final PriceTable TABLE = load();
-
-    private static PriceTable load() {
-      try (InputStream in = PriceTable.class.getResourceAsStream(RESOURCE)) {
-        if (in == null) {
-          throw new CompactorException("built-in price table resource " + RESOURCE + " missing");
-        }
-        return parse(
-            new String(in.readAllBytes(), StandardCharsets.UTF_8),
-            RESOURCE,
-            ModelCatalog.builtIn());
-      } catch (IOException e) {
-        throw new CompactorException("cannot read built-in price table " + RESOURCE, e);
-      }
-    }
+    static final PriceTable TABLE = resource(PriceTable.class, RESOURCE, ModelCatalog.builtIn());
   }
 }

@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * What one applied compaction did to a conversation (its new view): the record written to the
  * journal and returned to the caller. Not the chat task's report of a call, which is {@code
- * dev.compactor.chat.compaction.CompactionReport}.
+ * dev.compactor.chat.base.CompactionDetails}.
  *
  * @param at when it finished
  * @param trigger what started it

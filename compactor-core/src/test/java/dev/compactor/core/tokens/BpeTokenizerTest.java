@@ -88,8 +88,16 @@ class BpeTokenizerTest {
   @Test
   void corpusTranscripts_countAsJtokkitDoes_whenTheCorpusIsPresent() throws IOException {
     Path corpus = Path.of("../../shared/corpus");
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        Files.isDirectory(corpus), "no corpus at " + corpus.toAbsolutePath());
+    if (!Files.isDirectory(corpus)) {
+      // As testkit's SharedCorpus does (core's tests cannot use the testkit): skip on a clone
+      // without the corpus, fail in CI, where it must be present.
+      String what = "no corpus at " + corpus.toAbsolutePath();
+      if ("true".equalsIgnoreCase(String.valueOf(System.getenv("CI")).strip())) {
+        org.junit.jupiter.api.Assertions.fail(what + "; CI=true, so the corpus must be present");
+      }
+      System.out.println("SKIPPED BpeTokenizerTest corpus transcripts: " + what);
+      org.junit.jupiter.api.Assumptions.abort(what);
+    }
     List<Path> files = new ArrayList<>();
     try (Stream<Path> s = Files.walk(corpus, 2)) {
       s.filter(p -> p.toString().endsWith(".gz")).sorted().forEach(files::add);

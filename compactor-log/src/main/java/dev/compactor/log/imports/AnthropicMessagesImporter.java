@@ -22,7 +22,7 @@ import java.util.Set;
  * anthropic}. The request's other fields (model, tools, max_tokens, …) are the conversation's
  * metadata.
  */
-final class AnthropicMessagesImporter extends JsonDocumentImporter {
+final class AnthropicMessagesImporter extends MessageListImporter {
   static final String NAME = "anthropic-messages";
 
   AnthropicMessagesImporter() {
@@ -32,12 +32,7 @@ final class AnthropicMessagesImporter extends JsonDocumentImporter {
   }
 
   @Override
-  Detection detect(JsonNode root) {
-    String problem = JsonFormats.messageListProblem(root);
-    if (problem != null) {
-      return Detection.reject(problem);
-    }
-    JsonNode messages = JsonFormats.messageList(root);
+  Detection detect(JsonNode root, JsonNode messages) {
     for (JsonNode m : messages) {
       String role = Json.text(m, "role");
       if (role != null

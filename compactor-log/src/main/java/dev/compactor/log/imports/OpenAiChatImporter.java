@@ -14,7 +14,7 @@ import java.util.Set;
  * a request body {@code {"model", "messages": [...], ...}} whose other fields (model, tools, …)
  * become the conversation's metadata. Message mapping as in {@link OpenAiMessages}.
  */
-final class OpenAiChatImporter extends JsonDocumentImporter {
+final class OpenAiChatImporter extends MessageListImporter {
   static final String NAME = "openai-chat";
 
   OpenAiChatImporter() {
@@ -22,12 +22,7 @@ final class OpenAiChatImporter extends JsonDocumentImporter {
   }
 
   @Override
-  Detection detect(JsonNode root) {
-    String problem = JsonFormats.messageListProblem(root);
-    if (problem != null) {
-      return Detection.reject(problem);
-    }
-    JsonNode messages = JsonFormats.messageList(root);
+  Detection detect(JsonNode root, JsonNode messages) {
     if (JsonFormats.hasAnthropicBlocks(messages)) {
       return Detection.reject("the messages hold Anthropic content blocks (tool_use/tool_result)");
     }

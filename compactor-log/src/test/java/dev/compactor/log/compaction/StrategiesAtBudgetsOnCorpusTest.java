@@ -27,7 +27,6 @@ import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
 import dev.compactor.testkit.corpus.SharedCorpus;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -44,7 +43,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,14 +90,7 @@ class StrategiesAtBudgetsOnCorpusTest {
   void everyCorpusConversation_atHalfQuarterAndTenthOfItsTokens_staysValid_andReachesWhatItCan()
       throws IOException {
     Path root = SharedCorpus.require("StrategiesAtBudgetsOnCorpusTest");
-    List<Path> files;
-    try (Stream<Path> s = Files.walk(root)) {
-      files =
-          s.filter(Files::isRegularFile)
-              .filter(p -> p.toString().endsWith(".gz"))
-              .sorted()
-              .toList();
-    }
+    List<Path> files = SharedCorpus.transcripts(root);
     assertThat(files).isNotEmpty();
 
     long t0 = System.nanoTime();

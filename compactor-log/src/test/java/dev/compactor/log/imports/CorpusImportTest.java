@@ -36,30 +36,10 @@ class CorpusImportTest {
   private static long nanos;
   private static int violations;
 
-  static Path corpus() {
-    for (String candidate : List.of("../shared/corpus", "../../shared/corpus")) {
-      Path p = Path.of(candidate);
-      if (Files.isDirectory(p)) {
-        return p;
-      }
-    }
-    return null;
-  }
-
   @TestFactory
-  Stream<DynamicTest> everyCorpusFile_importsWithoutViolations() throws IOException {
-    Path root = corpus();
-    SharedCorpus.assumePresent(
-        root != null,
-        "CorpusImportTest: corpus not found at ../shared/corpus or ../../shared/corpus");
-    List<Path> paths;
-    try (Stream<Path> s = Files.walk(root)) {
-      paths =
-          s.filter(Files::isRegularFile)
-              .filter(p -> p.toString().endsWith(".gz"))
-              .sorted()
-              .toList();
-    }
+  Stream<DynamicTest> everyCorpusFile_importsWithoutViolations() {
+    Path root = SharedCorpus.require("CorpusImportTest");
+    List<Path> paths = SharedCorpus.transcripts(root);
     assertThat(paths).isNotEmpty();
     return paths.stream()
         .map(p -> DynamicTest.dynamicTest(root.relativize(p).toString(), () -> check(root, p)));

@@ -4,7 +4,6 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.catalog.PriceTable;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,15 +53,8 @@ public final class ScorecardPrices {
     static final PriceTable BUILT_IN = load();
 
     private static PriceTable load() {
-      try (InputStream in = ScorecardPrices.class.getResourceAsStream(RESOURCE)) {
-        if (in == null) {
-          throw new CompactorException("built-in price table resource " + RESOURCE + " missing");
-        }
-        String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        return checked(PriceTable.parse(text, RESOURCE, ModelCatalog.builtIn()), RESOURCE);
-      } catch (IOException e) {
-        throw new CompactorException("cannot read the built-in price table: " + e, e);
-      }
+      return checked(
+          PriceTable.resource(ScorecardPrices.class, RESOURCE, ModelCatalog.builtIn()), RESOURCE);
     }
   }
 }

@@ -1,9 +1,9 @@
 package dev.compactor.replay.strategy;
 
 import dev.compactor.core.policy.CostPlanner;
+import dev.compactor.replay.NamedReplayStrategy;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
-import dev.compactor.replay.ReplayStrategy;
 
 /**
  * {@code auto-recall}: the default policy ({@code auto}) in an agent loop that offers the model the
@@ -11,21 +11,16 @@ import dev.compactor.replay.ReplayStrategy;
  * views are {@code auto}'s; the replay adds a round trip whenever a call needs a fact that only a
  * masked output of its view held, and bills it (see {@code docs/replay.md}).
  */
-public final class AutoRecallStrategy implements ReplayStrategy {
+public final class AutoRecallStrategy extends NamedReplayStrategy {
   /** The registered name. */
   public static final String NAME = "auto-recall";
 
   private final AutoStrategy auto =
       new AutoStrategy(NAME, AutoStrategy.SETTINGS, 1.0, CostPlanner.DEFAULTS);
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "auto with the recovery tool recall_output(id) offered to the model";
+  /** The {@link java.util.ServiceLoader} constructor. */
+  public AutoRecallStrategy() {
+    super(NAME, "auto with the recovery tool recall_output(id) offered to the model");
   }
 
   @Override

@@ -1,9 +1,9 @@
 package dev.compactor.replay.strategy;
 
 import dev.compactor.core.message.Message;
+import dev.compactor.replay.NamedReplayStrategy;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
-import dev.compactor.replay.ReplayStrategy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,21 +12,15 @@ import java.util.List;
  * {@code none}: never compacts; every call sends the whole conversation, as with an infinite
  * window. The cost baseline, and the definition of recall 1.
  */
-public final class NoneStrategy implements ReplayStrategy {
+public final class NoneStrategy extends NamedReplayStrategy {
   /** The registered name. */
   public static final String NAME = "none";
 
   /** The {@link java.util.ServiceLoader} constructor. */
-  public NoneStrategy() {}
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "no compaction: the whole conversation every call (infinite window; the cost baseline)";
+  public NoneStrategy() {
+    super(
+        NAME,
+        "no compaction: the whole conversation every call (infinite window; the cost baseline)");
   }
 
   @Override

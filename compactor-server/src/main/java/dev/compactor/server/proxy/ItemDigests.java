@@ -15,10 +15,16 @@ import java.util.List;
  * SHA-256 of an item's canonical JSON (object keys sorted, no whitespace, numbers as written), and
  * the chain of prefix digests {@code c[i] = sha256(c[i-1] ‖ d[i])}, so that "the stored items are a
  * prefix of this request" is one equality of digests. Key order and whitespace a client library
- * happens to write do not change a digest; any change of a value does. Stateless.
+ * happens to write do not change a digest; any change of a value does. Anthropic {@code
+ * cache_control} markers are left out: a client such as Claude Code moves its breakpoints to the
+ * newest messages on every request, and a message whose marker moved is still the same message.
+ * Stateless.
  */
 final class ItemDigests {
   private ItemDigests() {}
+
+  /** The field left out of the canonical form (a prompt-cache breakpoint, not content). */
+  static final String CACHE_CONTROL = "cache_control";
 
   /** The canonical JSON text of a node. */
   static String canonical(JsonNode node) {
@@ -32,13 +38,16 @@ final class ItemDigests {
       quote(n.textValue(), sb);
     } else if (n.isObject()) {
       String[] names = new String[n.size()];
-      Iterator<String> it = n.fieldNames();
-      for (int i = 0; it.hasNext(); i++) {
-        names[i] = it.next();
+      int count = 0;
+      for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+        String name = it.next();
+        if (!name.equals(CACHE_CONTROL)) {
+          names[count++] = name;
+        }
       }
-      Arrays.sort(names);
+      Arrays.sort(names, 0, count);
       sb.append('{');
-      for (int i = 0; i < names.length; i++) {
+      for (int i = 0; i < count; i++) {
         if (i > 0) {
           sb.append(',');
         }

@@ -15,8 +15,13 @@ import java.util.Objects;
  * less often. Between compactions the proxy sends its stored view plus the client's new messages
  * byte for byte, so every request until the next compaction reads the whole view from the
  * provider's prompt cache; a deeper compaction costs a little recall and input per request and
- * saves the rewrites (a rewrite is billed as uncached input, at 125 % with Anthropic). The replay
- * through the proxy measures it ({@code docs/proxy.md}, "Replay through the proxy").
+ * saves the rewrites (a rewrite is billed as uncached input, at 125 % with Anthropic).
+ *
+ * <p>Below the budget, the default policy's cost planner may still mask old tool outputs early,
+ * when the tokens it saves on the calls it expects outweigh the cached prefix it rewrites; with
+ * {@link #plansBelowBudget()} the proxy gives it that chance on every request, else only when it
+ * runs the compactor anyway (a conversation's first request, the one after a compaction). The
+ * replay through the proxy measures all of it ({@code docs/proxy.md}, "Replay through the proxy").
  *
  * <p>Immutable and thread-safe.
  */
@@ -26,17 +31,21 @@ public final class ProxyPolicy {
    */
   public static final double DEFAULT_TARGET = 0.6;
 
-  /** The proxy's policy. */
-  public static final ProxyPolicy DEFAULT = new ProxyPolicy(DEFAULT_TARGET);
+  /** The proxy's policy: {@link #DEFAULT_TARGET}, the library's index share, planning on. */
+  public static final ProxyPolicy DEFAULT = new ProxyPolicy(DEFAULT_TARGET, null, true);
 
   private final double target;
+  private final Double indexShare;
+  private final boolean plansBelowBudget;
 
-  private ProxyPolicy(double target) {
+  private ProxyPolicy(double target, Double indexShare, boolean plansBelowBudget) {
     this.target = target;
+    this.indexShare = indexShare;
+    this.plansBelowBudget = plansBelowBudget;
   }
 
   /**
-   * A policy that compacts toward {@code target} × the budget.
+   * A policy that compacts toward {@code target} × the budget, as {@link #DEFAULT} otherwise.
    *
    * @param target in (0, 1]; 1 compacts toward the budget itself, as the front door does
    * @throws IllegalArgumentException when {@code target} is outside (0, 1]
@@ -46,12 +55,45 @@ public final class ProxyPolicy {
       throw new IllegalArgumentException(
           "the proxy's compaction target must be in (0, 1] of the budget, got " + target);
     }
-    return new ProxyPolicy(target);
+    return new ProxyPolicy(target, DEFAULT.indexShare, DEFAULT.plansBelowBudget);
+  }
+
+  /**
+   * This policy with its summaries' identifier index within {@code share} of the budget they aim at
+   * ({@link Compactor.Builder#identifierIndexShare}); null for the library's default share.
+   *
+   * @throws IllegalArgumentException when {@code share} is outside [0, 1]
+   */
+  public ProxyPolicy withIndexShare(Double share) {
+    if (share != null && !(share >= 0 && share <= 1)) {
+      throw new IllegalArgumentException(
+          "the proxy's identifier index share must be in [0, 1], got " + share);
+    }
+    return new ProxyPolicy(target, share, plansBelowBudget);
+  }
+
+  /** This policy with the cost planner run below the budget on every request, or not. */
+  public ProxyPolicy withPlanningBelowBudget(boolean on) {
+    return new ProxyPolicy(target, indexShare, on);
   }
 
   /** The fraction of the budget a compaction aims at. */
   public double target() {
     return target;
+  }
+
+  /** The identifier index's share of the budget in a summary, or null for the library's default. */
+  public Double indexShare() {
+    return indexShare;
+  }
+
+  /**
+   * Whether every request runs the compactor, so that its cost planner may mask early below the
+   * budget; if not, a request known to be below the budget (from the previous request's count) is
+   * sent as it stands without running it.
+   */
+  public boolean plansBelowBudget() {
+    return plansBelowBudget;
   }
 
   /** The budget a compaction aims at: {@link #target()} × {@code budgetTokens}, at least 1. */
@@ -62,22 +104,25 @@ public final class ProxyPolicy {
   /**
    * The compactor a compaction uses: {@code builder}, the one {@code trigger} was built from (same
    * model, counter, summarizer), with {@link #targetTokens} of {@code trigger}'s budget as its
-   * budget; null when the target is the budget itself. Changes {@code builder}'s budget.
+   * budget and {@link #indexShare()}, when set, as its summaries' identifier index share; null when
+   * the target is the budget itself. Changes {@code builder}'s budget and index share.
    */
   public Compactor deeper(Compactor.Builder builder, Compactor trigger) {
     if (target >= 1) {
       return null;
     }
     long lower = targetTokens(trigger.budget().tokens());
-    return builder
-        .budget(BudgetSetting.of(Long.toString(lower), "the proxy's compaction target"))
-        .build();
+    builder.budget(BudgetSetting.of(Long.toString(lower), "the proxy's compaction target"));
+    if (indexShare != null) {
+      builder.identifierIndexShare(indexShare);
+    }
+    return builder.build();
   }
 
   /**
    * Compacts {@code messages} when they reach {@code trigger}'s budget: with {@code deeper} when
    * that compacts, else as {@code trigger} alone does. Below the budget, or while tool calls are
-   * pending, {@code trigger}'s outcome (not needed).
+   * pending, {@code trigger}'s outcome (not needed, or the cost planner's early masking).
    *
    * @param trigger the conversation's model and budget
    * @param deeper from {@link #deeper}, or null to compact with {@code trigger}
@@ -87,7 +132,7 @@ public final class ProxyPolicy {
   public Compactor.Result compact(Compactor trigger, Compactor deeper, List<Message> messages) {
     Objects.requireNonNull(trigger, "trigger");
     if (deeper == null || trigger.counter().countMessages(messages) < trigger.budget().tokens()) {
-      return trigger.compact(messages); // below the budget: nothing to do (counts are cached)
+      return trigger.compact(messages); // below the budget (counts are cached)
     }
     // At the budget: one compaction, toward the target; the trigger's own only when that does
     // not compact (e.g. it failed), so a long conversation is not compacted twice.
@@ -97,6 +142,12 @@ public final class ProxyPolicy {
 
   @Override
   public String toString() {
-    return "ProxyPolicy[target=" + target + "]";
+    return "ProxyPolicy[target="
+        + target
+        + ", indexShare="
+        + indexShare
+        + ", plansBelowBudget="
+        + plansBelowBudget
+        + "]";
   }
 }

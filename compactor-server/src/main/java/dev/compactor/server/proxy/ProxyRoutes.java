@@ -344,7 +344,7 @@ public final class ProxyRoutes {
     Conversation conversation; // the core conversation of the view sent, for overflow recovery
     List<Message> messages; // the decoded view sent (when nothing new is compacted)
     Target target;
-    String session; // the client's session header (SessionHeaders), or null
+    String session; // the client's session (SessionHeaders, else BodySessions), or null
     ProxySettings policy;
     int reminded = -1; // the compaction count at which the reminder went out, or -1
     FallbackSummarizer summarizer; // the configured summary model's, or null
@@ -459,6 +459,9 @@ public final class ProxyRoutes {
     p.compactor = planner.compactor();
     p.summarizer = planner.summarizer();
     p.session = SessionHeaders.of(ctx::header);
+    if (p.session == null) {
+      p.session = BodySessions.of(body);
+    }
     match(ctx, p);
 
     // What is sent when nothing new is compacted: the stored view, then the client's new items.
@@ -527,12 +530,12 @@ public final class ProxyRoutes {
    * whole conversation again: the previous request of the stored conversation was sent as it stood
    * (its count kept in {@link #counted}), and that count plus the new messages' (the meter's sum:
    * per message, plus the reply priming already in the previous count) is below the budget, with no
-   * tool call pending, and the reminder is off. Else -1: the compactor measures (and compacts, or
-   * reminds) as usual.
+   * tool call pending, the reminder is off and {@link ProxyPolicy#plansBelowBudget} is off. Else
+   * -1: the compactor measures (and compacts, plans an early masking, or reminds) as usual.
    */
   private long belowBudget(Plan p, List<Message> messages) {
-    if (p.prior == null || p.policy.reminderOn()) {
-      return -1; // the reminder's 90 % check is the compactor's
+    if (p.prior == null || p.policy.reminderOn() || ProxyPolicy.DEFAULT.plansBelowBudget()) {
+      return -1; // the reminder's 90 % check and the cost planner are the compactor's
     }
     Counted before = counted.get(p.prior.id() + "@" + p.prior.version());
     if (before == null || before.compactor() != p.compactor) {

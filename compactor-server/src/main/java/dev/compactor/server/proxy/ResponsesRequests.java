@@ -24,21 +24,27 @@ import java.util.Map;
  *
  * <p><b>Units.</b> Items are read in units, each one core message: a {@code message} item of a
  * {@code user}, {@code system} or {@code developer} role; a tool result (any {@code *_call_output}
- * item with a {@code call_id}: {@code function_call_output}, {@code custom_tool_call_output}, …);
- * and the assistant's side, a run of consecutive items of every other kind ({@code reasoning},
- * assistant {@code message}, {@code function_call} and any {@code *_call} item with a {@code
- * call_id} as a tool call, built-in tool items, unknown types). An item the proxy does not model —
- * a {@code reasoning} item with its {@code encrypted_content}, an unknown type — therefore travels
- * with the assistant message around it: kept verbatim while that message is, dropped with it by a
- * trim. A unit whose message the compaction left unchanged is sent as the client's items, byte for
- * byte; a changed one is rewritten from the message (a tool result keeps its item, with the new
- * {@code output}; a changed assistant message loses its reasoning items, whose following item they
- * may no longer match).
+ * item with a {@code call_id}: {@code function_call_output}, {@code custom_tool_call_output},
+ * {@code computer_call_output}, …; and {@code local_shell_call_output}, which answers its {@code
+ * local_shell_call} by the call's {@code id}); and the assistant's side, a run of consecutive items
+ * of every other kind ({@code reasoning}, assistant {@code message}, {@code function_call} and any
+ * {@code *_call} item with a {@code call_id} as a tool call, built-in tool items, unknown types).
+ * An item the proxy does not model — a {@code reasoning} item with its {@code encrypted_content},
+ * an unknown type — therefore travels with the assistant message around it: kept verbatim while
+ * that message is, dropped with it by a trim. A unit whose message the compaction left unchanged is
+ * sent as the client's items, byte for byte; a changed one is rewritten from the message (a tool
+ * result keeps its item, with the new {@code output}, except a structured one such as a {@code
+ * computer_call_output}'s screenshot, read as the text {@code [computer_screenshot]} and always
+ * sent as the client's item; a changed assistant message loses its reasoning items, whose following
+ * item they may no longer match).
  *
  * <p><b>Reply.</b> The provider's reply is the {@code output} array of the response (the client
  * echoes its items in the next request's {@code input}). Stateless.
  */
 final class ResponsesRequests {
+  /** A local shell call's output: it answers its call by the call's {@code id}, no call_id. */
+  private static final String LOCAL_SHELL_OUTPUT = "local_shell_call_output";
+
   private ResponsesRequests() {}
 
   /** What a unit of items is. */
@@ -159,6 +165,40 @@ final class ResponsesRequests {
     return type.endsWith("_call_output");
   }
 
+  private static boolean hasText(JsonNode item, String field) {
+    return item.path(field).isTextual() && !item.get(field).asText().isBlank();
+  }
+
+  /**
+   * The call a tool result answers: its {@code call_id}; for a {@code local_shell_call_output}
+   * without one, the {@code call_id} of the {@code local_shell_call} before it whose {@code id} (or
+   * {@code call_id}) is the output's {@code id}.
+   */
+  private static String answers(JsonNode item, int i, Map<String, String> localShellCalls)
+      throws Unreadable {
+    if (hasText(item, "call_id")) {
+      return item.get("call_id").asText();
+    }
+    String id = item.get("id").asText();
+    String call = localShellCalls.get(id);
+    if (call == null) {
+      throw new Unreadable(
+          "input item " + i + " (" + LOCAL_SHELL_OUTPUT + " " + id + ") answers no call before it");
+    }
+    return call;
+  }
+
+  /** Notes a {@code local_shell_call}, under its {@code id} and its {@code call_id}. */
+  private static void noteLocalShellCall(JsonNode item, Map<String, String> localShellCalls) {
+    if (type(item).equals("local_shell_call") && hasText(item, "call_id")) {
+      String callId = item.get("call_id").asText();
+      localShellCalls.put(callId, callId);
+      if (hasText(item, "id")) {
+        localShellCalls.put(item.get("id").asText(), callId);
+      }
+    }
+  }
+
   /** The kind of unit an item belongs to. */
   private static Kind kindOf(JsonNode item, int i) throws Unreadable {
     if (isInstructions(item)) {
@@ -177,7 +217,7 @@ final class ResponsesRequests {
       };
     }
     if (isResult(type)) {
-      if (!item.path("call_id").isTextual() || item.path("call_id").asText().isBlank()) {
+      if (!hasText(item, "call_id") && !(type.equals(LOCAL_SHELL_OUTPUT) && hasText(item, "id"))) {
         throw new Unreadable("input item " + i + " (" + type + ") has no call_id");
       }
       return Kind.RESULT;
@@ -188,6 +228,7 @@ final class ResponsesRequests {
   /** The units of the items, in order. */
   static List<Unit> units(List<JsonNode> items) throws Unreadable {
     List<Unit> out = new ArrayList<>();
+    Map<String, String> localShellCalls = new HashMap<>();
     int i = 0;
     while (i < items.size()) {
       JsonNode item = items.get(i);
@@ -227,7 +268,7 @@ final class ResponsesRequests {
                   List.of(i),
                   Message.builder(Role.TOOL)
                       .id(id)
-                      .toolCallId(item.get("call_id").asText())
+                      .toolCallId(answers(item, i, localShellCalls))
                       .content(outputText(item.get("output")))
                       .build()));
           i++;
@@ -236,6 +277,7 @@ final class ResponsesRequests {
           int first = i;
           List<Integer> indices = new ArrayList<>();
           while (i < items.size() && kindOf(items.get(i), i) == Kind.ASSISTANT) {
+            noteLocalShellCall(items.get(i), localShellCalls);
             indices.add(i);
             i++;
           }
@@ -288,7 +330,19 @@ final class ResponsesRequests {
     if (output.isTextual() || output.isArray()) {
       return ChatCompletionsMessages.responseText(output);
     }
+    if (isScreenshot(output)) {
+      // an image: its bytes are no text to count, mask or summarize
+      String file = Json.scalar(output, "file_id");
+      return file == null ? "[computer_screenshot]" : "[computer_screenshot " + file + "]";
+    }
     return Json.write(output);
+  }
+
+  /** A {@code computer_call_output}'s screenshot object ({@code image_url} or {@code file_id}). */
+  private static boolean isScreenshot(JsonNode output) {
+    return output != null
+        && output.isObject()
+        && "computer_screenshot".equals(Json.scalar(output, "type"));
   }
 
   /** The core messages of the items, one per unit. */
@@ -305,9 +359,13 @@ final class ResponsesRequests {
    */
   static List<JsonNode> encode(List<Message> view, List<JsonNode> items) {
     Map<String, Unit> byId = new HashMap<>();
+    Map<String, Unit> resultByCall = new HashMap<>();
     try {
       for (Unit u : units(items)) {
         byId.put(u.message().id().toString(), u);
+        if (u.kind() == Kind.RESULT) {
+          resultByCall.putIfAbsent(u.message().toolCallId(), u);
+        }
       }
     } catch (Unreadable e) {
       throw new IllegalArgumentException("the items are not readable: " + e.getMessage(), e);
@@ -341,8 +399,18 @@ final class ResponsesRequests {
             throw new IllegalArgumentException(
                 "message " + m.id() + ": a tool result needs the toolCallId of its call");
           }
-          if (u != null && u.kind() == Kind.RESULT) {
-            out.add(((ObjectNode) items.get(u.first()).deepCopy()).put("output", m.content()));
+          // a masked result has an id of its own: its item is the client's result for its call
+          Unit result = u != null && u.kind() == Kind.RESULT ? u : resultByCall.get(m.toolCallId());
+          if (result != null) {
+            JsonNode item = items.get(result.first());
+            JsonNode output = item.get("output");
+            if (output != null && output.isObject()) {
+              // a screenshot (or another structured output) has no text form the provider would
+              // accept: the client's item, as it came
+              out.add(item.deepCopy());
+            } else {
+              out.add(((ObjectNode) item.deepCopy()).put("output", m.content()));
+            }
           } else {
             out.add(
                 Json.object()

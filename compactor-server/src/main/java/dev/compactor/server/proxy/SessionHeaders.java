@@ -23,7 +23,8 @@ final class SessionHeaders {
           "x-session-affinity", // opencode
           "helicone-session-id"); // clients set up for the Helicone gateway
 
-  private static final int MAX_LENGTH = 200;
+  /** The longest session value read (a header's or a body field's). */
+  static final int MAX_LENGTH = 200;
 
   private SessionHeaders() {}
 

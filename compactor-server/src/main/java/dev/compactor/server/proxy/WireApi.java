@@ -113,7 +113,63 @@ enum WireApi {
     }
     // keep the field where the client had it: replace in place
     copy.set("messages", messages);
+    if (this == ANTHROPIC_MESSAGES) {
+      capBreakpoints(copy);
+    }
     return copy;
+  }
+
+  /** The most {@code cache_control} breakpoints Anthropic accepts in one request. */
+  static final int MAX_BREAKPOINTS = 4;
+
+  /**
+   * Keeps an Anthropic body within {@value #MAX_BREAKPOINTS} {@code cache_control} markers: the
+   * stored view keeps the markers the client put on its messages when they were the newest, and the
+   * client marks its newest messages again, so the two together can hold more. The oldest markers
+   * of {@code messages} go first (those of {@code system} and {@code tools} stay): the newest
+   * breakpoints cover the longest cached prefix, and a marker is not part of the prefix Anthropic
+   * caches, so taking one away leaves the cache hits as they were. The turns changed are copies.
+   */
+  private static void capBreakpoints(ObjectNode body) {
+    int n = breakpoints(body);
+    if (n <= MAX_BREAKPOINTS) {
+      return;
+    }
+    ArrayNode messages = (ArrayNode) body.get("messages");
+    for (int i = 0; i < messages.size() && n > MAX_BREAKPOINTS; i++) {
+      JsonNode turn = messages.get(i);
+      if (breakpoints(turn) == 0) {
+        continue;
+      }
+      JsonNode copy = turn.deepCopy();
+      n -= unmark(copy, n - MAX_BREAKPOINTS);
+      messages.set(i, copy);
+    }
+  }
+
+  /** Objects of {@code node} carrying a {@code cache_control} marker, at any depth. */
+  private static int breakpoints(JsonNode node) {
+    int n = node.isObject() && node.hasNonNull(ItemDigests.CACHE_CONTROL) ? 1 : 0;
+    for (JsonNode child : node) {
+      n += breakpoints(child);
+    }
+    return n;
+  }
+
+  /** Removes at most {@code max} markers of {@code node}, in document order; how many it did. */
+  private static int unmark(JsonNode node, int max) {
+    int removed = 0;
+    if (node.isObject() && node.hasNonNull(ItemDigests.CACHE_CONTROL)) {
+      ((ObjectNode) node).remove(ItemDigests.CACHE_CONTROL);
+      removed++;
+    }
+    for (JsonNode child : node) {
+      if (removed >= max) {
+        break;
+      }
+      removed += unmark(child, max - removed);
+    }
+    return removed;
   }
 
   /** Two turns of one side as one (the content blocks of both). */

@@ -93,6 +93,22 @@ class ItemDigestsTest {
   }
 
   @Test
+  void aMovedCacheControlMarkerDoesNotChangeTheDigest() throws Exception {
+    JsonNode marked =
+        Json.parse(
+            "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\","
+                + "\"cache_control\":{\"type\":\"ephemeral\"}}]}");
+    JsonNode plain =
+        Json.parse("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}");
+    JsonNode other =
+        Json.parse("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"ho\"}]}");
+    assertThat(ItemDigests.of(marked))
+        .isEqualTo(ItemDigests.of(plain))
+        .isNotEqualTo(ItemDigests.of(other));
+    assertThat(ItemDigests.canonical(marked)).doesNotContain("cache_control");
+  }
+
+  @Test
   void aChainDigestCoversEveryItemBeforeIt() throws Exception {
     JsonNode first = Json.parse("{\"role\":\"system\",\"content\":\"one\"}");
     JsonNode other = Json.parse("{\"role\":\"system\",\"content\":\"two\"}");

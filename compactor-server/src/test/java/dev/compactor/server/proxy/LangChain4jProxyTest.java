@@ -3,8 +3,6 @@ package dev.compactor.server.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.server.Tenants;
-import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
 import dev.compactor.testkit.model.WireFormat;
@@ -18,17 +16,12 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiChatResponseMetadata;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * LangChain4j's chat models pointed at the proxy, as {@code docs/proxy.md} tells: {@code
@@ -39,30 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
  * as LangChain4j hands them back in the response metadata, show the compaction, and the provider
  * gets the compacted view followed by the new messages.
  */
-class LangChain4jProxyTest {
+class LangChain4jProxyTest extends LocalProxyTest {
   static final int BUDGET = 2_000;
   static final int MAX_TURNS = 14;
 
-  @TempDir Path dir;
-  ProxyFixture f;
-  final AtomicInteger calls = new AtomicInteger();
-
-  @BeforeEach
-  void start() {
-    FakeModelServer model =
-        FakeModelServer.builder()
-            .replyWith(
-                r ->
-                    Reply.text("Answer " + calls.incrementAndGet() + ": " + words(40, calls.get())))
-            .start();
-    f =
-        new ProxyFixture(
-            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
-  }
-
-  @AfterEach
-  void stop() {
-    f.close();
+  @Override
+  Reply reply(int n) {
+    return Reply.text("Answer " + (n + 1) + ": " + words(40, n + 1));
   }
 
   @Test

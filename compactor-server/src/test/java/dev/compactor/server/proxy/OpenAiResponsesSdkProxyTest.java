@@ -2,8 +2,6 @@ package dev.compactor.server.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.core.http.HttpResponseFor;
 import com.openai.core.http.StreamResponse;
@@ -17,13 +15,9 @@ import com.openai.models.responses.ResponseStreamEvent;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,29 +26,11 @@ import org.junit.jupiter.api.Test;
  * history each time, reasoning items included) long enough to compact several times, streaming and
  * not.
  */
-class OpenAiResponsesSdkProxyTest extends SdkToolLoopTest {
-  OpenAIClient client;
-
+class OpenAiResponsesSdkProxyTest extends OpenAiSdkToolLoopTest {
   @Override
   Reply toolCall(int n) {
     return Reply.toolCall("call_" + n, "bash", readFile(n))
         .reasoning("Reading file " + n + " next.");
-  }
-
-  @BeforeEach
-  void startClient() {
-    client =
-        OpenAIOkHttpClient.builder()
-            .baseUrl(f.baseUrl() + "/v1")
-            .apiKey("sk-client-key")
-            .maxRetries(0)
-            .putHeader("X-Compactor-Budget", "6000")
-            .build();
-  }
-
-  @AfterEach
-  void stopClient() {
-    client.close();
   }
 
   private static ResponseCreateParams params(List<ResponseInputItem> input) {
@@ -120,33 +96,27 @@ class OpenAiResponsesSdkProxyTest extends SdkToolLoopTest {
   @Test
   void aFunctionCallLoopThroughTheProxyCompactsAndKeepsTheCachedPrefix() {
     List<ResponseInputItem> input = firstInput();
-    List<String> actions = new ArrayList<>();
-    Set<String> conversations = new LinkedHashSet<>();
     String last = null;
     for (int round = 0; round < ROUNDS; round++) {
       HttpResponseFor<Response> raw =
           client.responses().withRawResponse().create(params(List.copyOf(input)));
-      actions.add(raw.headers().values("x-compactor-action").get(0));
-      conversations.add(raw.headers().values("x-compactor-conversation").get(0));
+      heard(raw.headers()::values);
       last = continueWith(raw.parse(), input, round);
     }
     assertThat(last).isEqualTo(FINAL_TEXT);
-    assertProxied(actions, conversations);
+    assertProxied();
   }
 
   @Test
   void aStreamedFunctionCallLoopThroughTheProxyCompactsAndKeepsTheCachedPrefix() {
     List<ResponseInputItem> input = firstInput();
-    List<String> actions = new ArrayList<>();
-    Set<String> conversations = new LinkedHashSet<>();
     String last = null;
     for (int round = 0; round < ROUNDS; round++) {
       AtomicReference<Response> completed = new AtomicReference<>();
       AtomicInteger events = new AtomicInteger();
       try (HttpResponseFor<StreamResponse<ResponseStreamEvent>> raw =
           client.responses().withRawResponse().createStreaming(params(List.copyOf(input)))) {
-        actions.add(raw.headers().values("x-compactor-action").get(0));
-        conversations.add(raw.headers().values("x-compactor-conversation").get(0));
+        heard(raw.headers()::values);
         try (StreamResponse<ResponseStreamEvent> stream = raw.parse()) {
           stream.stream()
               .forEach(
@@ -161,17 +131,15 @@ class OpenAiResponsesSdkProxyTest extends SdkToolLoopTest {
       last = continueWith(completed.get(), input, round);
     }
     assertThat(last).isEqualTo(FINAL_TEXT);
-    assertProxied(actions, conversations);
+    assertProxied();
     assertThat(f.model.requests()).allMatch(RecordedRequest::streaming);
   }
 
-  private void assertProxied(List<String> actions, Set<String> conversations) {
+  private void assertProxied() {
     // every request the provider saw was valid (call/output pairing, each reasoning item followed
     // by its call, required fields) and fit its window
-    List<RecordedRequest> sent = assertEveryRoundReachedTheProvider();
-    int compactions = PrefixChecks.assertCachePreserving(sent, actions, "input");
-    assertCompactedSeveralTimes(compactions);
-    assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-client-key");
+    int compactions = assertLoopProxied("input", "Bearer " + CLIENT_KEY);
+    List<RecordedRequest> sent = f.model.requests();
     // the instructions reach the provider on every request
     assertThat(sent)
         .allMatch(
@@ -190,7 +158,6 @@ class OpenAiResponsesSdkProxyTest extends SdkToolLoopTest {
       }
       assertThat(reasoning).isEqualTo(calls);
     }
-    assertOneConversationHeldEveryReply(conversations);
     long maxPrompt =
         sent.stream().mapToLong(r -> f.model.estimatePromptTokens(r.json())).max().orElseThrow();
     System.out.printf(

@@ -2,8 +2,6 @@ package dev.compactor.server.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.core.http.HttpResponseFor;
 import com.openai.core.http.StreamResponse;
@@ -19,40 +17,17 @@ import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The official OpenAI Java SDK pointed at the proxy (base URL {@code http://127.0.0.1:PORT/v1}),
  * against the fake provider: a tool loop long enough to compact several times, streaming and not.
  */
-class OpenAiSdkProxyTest extends SdkToolLoopTest {
-  OpenAIClient client;
-
+class OpenAiSdkProxyTest extends OpenAiSdkToolLoopTest {
   @Override
   Reply toolCall(int n) {
     return Reply.toolCall("call_" + n, "bash", readFile(n));
-  }
-
-  @BeforeEach
-  void startClient() {
-    client =
-        OpenAIOkHttpClient.builder()
-            .baseUrl(f.baseUrl() + "/v1")
-            .apiKey("sk-client-key")
-            .maxRetries(0)
-            .putHeader("X-Compactor-Budget", "6000")
-            .build();
-  }
-
-  @AfterEach
-  void stopClient() {
-    client.close();
   }
 
   private static ChatCompletionCreateParams.Builder start(String model) {
@@ -74,69 +49,58 @@ class OpenAiSdkProxyTest extends SdkToolLoopTest {
                 .build());
   }
 
+  /** Appends the reply and an output for each of its tool calls. */
+  private static void answerTools(
+      ChatCompletionCreateParams.Builder params, ChatCompletionMessage reply, int round) {
+    params.addMessage(reply);
+    for (ChatCompletionMessageToolCall call : reply.toolCalls().orElse(List.of())) {
+      params.addMessage(
+          ChatCompletionToolMessageParam.builder()
+              .toolCallId(call.function().orElseThrow().id())
+              .content(output(round))
+              .build());
+    }
+  }
+
   @Test
   void aToolLoopThroughTheProxyCompactsAndKeepsTheCachedPrefix() {
     ChatCompletionCreateParams.Builder params = start("gpt-4o");
-    List<String> actions = new ArrayList<>();
-    Set<String> conversations = new LinkedHashSet<>();
     ChatCompletionMessage last = null;
     for (int round = 0; round < ROUNDS; round++) {
       HttpResponseFor<ChatCompletion> raw =
           client.chat().completions().withRawResponse().create(params.build());
-      actions.add(raw.headers().values("x-compactor-action").get(0));
-      conversations.add(raw.headers().values("x-compactor-conversation").get(0));
+      heard(raw.headers()::values);
       last = raw.parse().choices().get(0).message();
-      params.addMessage(last);
-      for (ChatCompletionMessageToolCall call : last.toolCalls().orElse(List.of())) {
-        params.addMessage(
-            ChatCompletionToolMessageParam.builder()
-                .toolCallId(call.function().orElseThrow().id())
-                .content(output(round))
-                .build());
-      }
+      answerTools(params, last, round);
     }
     assertThat(last.content()).hasValue(FINAL_TEXT);
-    assertProxied(actions, conversations);
+    assertProxied();
   }
 
   @Test
   void aStreamedToolLoopThroughTheProxyCompactsAndKeepsTheCachedPrefix() {
     ChatCompletionCreateParams.Builder params = start("gpt-4o");
-    List<String> actions = new ArrayList<>();
-    Set<String> conversations = new LinkedHashSet<>();
     ChatCompletionMessage last = null;
     for (int round = 0; round < ROUNDS; round++) {
       ChatCompletionAccumulator acc = ChatCompletionAccumulator.create();
       try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
           client.chat().completions().withRawResponse().createStreaming(params.build())) {
-        actions.add(raw.headers().values("x-compactor-action").get(0));
-        conversations.add(raw.headers().values("x-compactor-conversation").get(0));
+        heard(raw.headers()::values);
         try (StreamResponse<ChatCompletionChunk> stream = raw.parse()) {
           stream.stream().forEach(acc::accumulate);
         }
       }
       last = acc.chatCompletion().choices().get(0).message();
-      params.addMessage(last);
-      for (ChatCompletionMessageToolCall call : last.toolCalls().orElse(List.of())) {
-        params.addMessage(
-            ChatCompletionToolMessageParam.builder()
-                .toolCallId(call.function().orElseThrow().id())
-                .content(output(round))
-                .build());
-      }
+      answerTools(params, last, round);
     }
     assertThat(last.content()).hasValue(FINAL_TEXT);
-    assertProxied(actions, conversations);
+    assertProxied();
     assertThat(f.model.requests()).allMatch(RecordedRequest::streaming);
   }
 
-  private void assertProxied(List<String> actions, Set<String> conversations) {
-    // every request the provider saw was valid (tool pairing, roles) and fit its window
-    List<RecordedRequest> sent = assertEveryRoundReachedTheProvider();
-    int compactions = PrefixChecks.assertCachePreserving(sent, actions);
-    assertCompactedSeveralTimes(compactions);
-    // the client's own key reached the provider (local mode) and one conversation held it all
-    assertThat(sent.get(0).header("authorization")).hasValue("Bearer sk-client-key");
-    assertOneConversationHeldEveryReply(conversations);
+  private void assertProxied() {
+    // every request the provider saw was valid (tool pairing, roles) and fit its window; the
+    // client's own key reached the provider (local mode) and one conversation held it all
+    assertLoopProxied("messages", "Bearer " + CLIENT_KEY);
   }
 }

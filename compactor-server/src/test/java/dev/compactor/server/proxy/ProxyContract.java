@@ -9,6 +9,7 @@ import dev.compactor.server.proxy.ProxyFixture.Answer;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
+import dev.compactor.wire.json.Json;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -309,10 +310,6 @@ abstract class ProxyContract extends ProxyServerContract {
   // ------------------------------------------------------------------ compaction
 
   /** A tool loop: each round the model calls a tool, the client answers with a long output. */
-  private final java.util.Set<String> conversations = new java.util.LinkedHashSet<>();
-
-  private final List<String> actions = new java.util.ArrayList<>();
-
   private List<RecordedRequest> toolLoop(int rounds, String budget) {
     ObjectNode body = chat("gpt-4o", "system", "You fix bugs.", "user", "Fix the failing test.");
     for (int i = 0; i < rounds; i++) {
@@ -326,8 +323,7 @@ abstract class ProxyContract extends ProxyServerContract {
               "Authorization",
               "Bearer k");
       assertThat(a.status()).as(a.body()).isEqualTo(200);
-      conversations.add(a.header(ProxyRoutes.CONVERSATION));
-      actions.add(a.header(ProxyRoutes.ACTION));
+      heard(a);
       body.withArray("messages").add(a.json().at("/choices/0/message"));
       body.withArray("messages")
           .addObject()
@@ -341,33 +337,124 @@ abstract class ProxyContract extends ProxyServerContract {
   @Test
   void atTheBudgetTheProxyCompactsAndKeepsTheCompactedPrefixByteIdentical() {
     List<RecordedRequest> sent = toolLoop(24, "6000");
-    assertThat(f.model.rejections()).isEmpty();
-    long maxPrompt =
-        sent.stream().mapToLong(r -> f.model.estimatePromptTokens(r.json())).max().orElseThrow();
-    assertThat(maxPrompt).isLessThan(9000);
-    int compactions = PrefixChecks.assertCachePreserving(sent, actions);
-    assertThat(compactions).isBetween(1, 8);
+    assertCompactedWithinTheBudget(sent, "messages");
     // one conversation throughout, its master log holding every item and reply
     assertThat(conversations).hasSize(1);
     assertThat(f.proxyStore.log(conversations.iterator().next())).hasSize(2 + 23 * 2 + 24);
+  }
+
+  /** Appends an assistant message that calls {@code bash} (no arguments) as {@code id}. */
+  private static void addBashCall(ObjectNode body, String id) {
+    body.withArray("messages")
+        .addObject()
+        .put("role", "assistant")
+        .putNull("content")
+        .putArray("tool_calls")
+        .addObject()
+        .put("id", id)
+        .put("type", "function")
+        .putObject("function")
+        .put("name", "bash")
+        .put("arguments", "{}");
+  }
+
+  /**
+   * An Anthropic tool loop as Claude Code sends it: {@code cache_control} on the system prompt and
+   * on the last block of the last two turns, so the markers move on every request.
+   */
+  @Test
+  void anAnthropicLoopWithMovingCacheMarkersStaysOneConversationWithinFourMarkers() {
+    ObjectNode body = ProxyFixture.JSON.createObjectNode().put("model", "claude-sonnet-4-5");
+    body.put("max_tokens", 200);
+    body.putArray("system")
+        .addObject()
+        .put("type", "text")
+        .put("text", "You fix bugs.")
+        .putObject("cache_control")
+        .put("type", "ephemeral");
+    ArrayNode turns = ProxyFixture.JSON.createArrayNode();
+    ObjectNode task = turns.addObject().put("role", "user");
+    task.putArray("content").addObject().put("type", "text").put("text", "Fix the failing test.");
+    for (int i = 0; i < 24; i++) {
+      f.model.enqueue(Reply.toolCall("toolu_" + i, "bash", "{\"cmd\": \"cat file" + i + "\"}"));
+      ArrayNode marked = turns.deepCopy();
+      for (int t = Math.max(0, marked.size() - 2); t < marked.size(); t++) {
+        JsonNode content = marked.get(t).get("content");
+        ((ObjectNode) content.get(content.size() - 1))
+            .putObject("cache_control")
+            .put("type", "ephemeral");
+      }
+      body.set("messages", marked);
+      Answer a =
+          f.post("/v1/messages", body.toString(), "X-Compactor-Budget", "6000", "x-api-key", "k");
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      conversations.add(a.header(ProxyRoutes.CONVERSATION));
+      actions.add(a.header(ProxyRoutes.ACTION));
+      ObjectNode reply = turns.addObject().put("role", "assistant");
+      reply.set("content", a.json().get("content"));
+      ObjectNode result = turns.addObject().put("role", "user");
+      result
+          .putArray("content")
+          .addObject()
+          .put("type", "tool_result")
+          .put("tool_use_id", "toolu_" + i)
+          .put("content", ("output line " + i + " of a long file\n").repeat(60));
+    }
+    List<RecordedRequest> sent = f.model.requests();
+    // the provider accepted every request: at most 4 breakpoints, turns alternating, tools paired
+    assertThat(f.model.rejections()).isEmpty();
+    assertThat(sent).hasSize(24);
+    // a moved marker is the same message: one conversation throughout, compacted at the budget
+    assertThat(conversations).hasSize(1);
     assertThat(actions).contains("none").anyMatch(x -> !x.equals("none"));
+    for (RecordedRequest r : sent) {
+      assertThat(markers(r.json())).isBetween(1, 4);
+      // the system prompt's marker, and the client's newest one on its last turn, are kept
+      assertThat(r.json().at("/system/0/cache_control/type").asText()).isEqualTo("ephemeral");
+      JsonNode last = r.json().get("messages").get(r.json().get("messages").size() - 1);
+      JsonNode lastBlock = last.get("content").get(last.get("content").size() - 1);
+      assertThat(lastBlock.at("/cache_control/type").asText()).isEqualTo("ephemeral");
+    }
+    // below the budget the stored view goes out unchanged apart from the markers
+    int compactions = 0;
+    for (int i = 1; i < sent.size(); i++) {
+      String prev = Json.write(withoutMarkers(sent.get(i - 1).json().get("messages")));
+      String now = Json.write(withoutMarkers(sent.get(i).json().get("messages")));
+      if (actions.get(i).equals("none")) {
+        assertThat(now).startsWith(prev.substring(0, prev.length() - 1));
+      } else {
+        compactions++;
+      }
+    }
+    assertThat(compactions).isPositive();
+  }
+
+  private static JsonNode withoutMarkers(JsonNode node) {
+    JsonNode copy = node.deepCopy();
+    strip(copy);
+    return copy;
+  }
+
+  private static void strip(JsonNode node) {
+    if (node.isObject()) {
+      ((ObjectNode) node).remove("cache_control");
+    }
+    node.forEach(ProxyContract::strip);
+  }
+
+  private static int markers(JsonNode node) {
+    int n = node.isObject() && node.hasNonNull("cache_control") ? 1 : 0;
+    for (JsonNode child : node) {
+      n += markers(child);
+    }
+    return n;
   }
 
   @Test
   void whileToolCallsAwaitResultsNothingIsCompacted() {
     ObjectNode body = chat("gpt-4o", "user", "go");
     for (int i = 0; i < 6; i++) {
-      body.withArray("messages")
-          .addObject()
-          .put("role", "assistant")
-          .putNull("content")
-          .putArray("tool_calls")
-          .addObject()
-          .put("id", "c" + i)
-          .put("type", "function")
-          .putObject("function")
-          .put("name", "bash")
-          .put("arguments", "{}");
+      addBashCall(body, "c" + i);
       body.withArray("messages")
           .addObject()
           .put("role", "tool")
@@ -375,17 +462,7 @@ abstract class ProxyContract extends ProxyServerContract {
           .put("content", "x ".repeat(2000));
     }
     // the last assistant message's call has no result yet
-    body.withArray("messages")
-        .addObject()
-        .put("role", "assistant")
-        .putNull("content")
-        .putArray("tool_calls")
-        .addObject()
-        .put("id", "pending")
-        .put("type", "function")
-        .putObject("function")
-        .put("name", "bash")
-        .put("arguments", "{}");
+    addBashCall(body, "pending");
     f.model.contextWindow(0);
     FakeModelServer unvalidated = f.model;
     Answer a = f.post("/v1/chat/completions", body.toString(), "X-Compactor-Budget", "2000");
@@ -395,20 +472,8 @@ abstract class ProxyContract extends ProxyServerContract {
 
   @Test
   void aContextOverflowFromTheProviderIsRecoveredBeforeTheClientSeesAnError() {
-    f.model.contextWindow(3000);
-    ObjectNode body = chat("gpt-4o", "system", "S", "user", "start");
-    for (int i = 0; i < 12; i++) {
-      body.withArray("messages").addObject().put("role", "assistant").put("content", "step " + i);
-      body.withArray("messages")
-          .addObject()
-          .put("role", "user")
-          .put("content", ("detail " + i + " ").repeat(150));
-    }
-    Answer a = f.post("/v1/chat/completions", body.toString(), "X-Compactor-Budget", "100000");
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    assertThat(a.header("x-compactor-action")).isEqualTo("recovered");
-    List<RecordedRequest> sent = f.model.requests();
-    assertRecoveredByShrinkingRetries(sent);
+    assertOverflowRecovered(
+        "/v1/chat/completions", chat("gpt-4o", "system", "S", "user", "start"), "messages");
   }
 
   // ------------------------------------------------------------------ streaming

@@ -5,14 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.compactor.server.Tenants;
-import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.Reply;
-import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,31 +14,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * that is below the budget: every turn's {@code x-compactor-tokens-before} equals the count of the
  * same body sent as a new conversation (counted whole), through a tool loop.
  */
-class ProxyCountsTest {
-  @TempDir Path dir;
-  ProxyFixture f;
-  final AtomicInteger calls = new AtomicInteger();
-
-  @BeforeEach
-  void start() {
-    FakeModelServer model =
-        FakeModelServer.builder()
-            .replyWith(
-                r -> {
-                  int n = calls.getAndIncrement();
-                  return n % 2 == 0
-                      ? Reply.toolCall("call_" + n, "bash", "{\"cmd\":\"cat file" + n + ".txt\"}")
-                      : Reply.text("Step " + n + " is done; the build passes now.");
-                })
-            .start();
-    f =
-        new ProxyFixture(
-            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
-  }
-
-  @AfterEach
-  void stop() {
-    f.close();
+class ProxyCountsTest extends LocalProxyTest {
+  @Override
+  Reply reply(int n) {
+    return n % 2 == 0
+        ? Reply.toolCall("call_" + n, "bash", "{\"cmd\":\"cat file" + n + ".txt\"}")
+        : Reply.text("Step " + n + " is done; the build passes now.");
   }
 
   @ParameterizedTest

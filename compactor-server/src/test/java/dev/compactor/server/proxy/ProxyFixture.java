@@ -42,6 +42,14 @@ final class ProxyFixture implements AutoCloseable {
   final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private final HttpClient http = HttpClient.newHttpClient();
 
+  /**
+   * In local mode (clients send their own keys), with the proxy's store in SQLite in {@code dir}.
+   */
+  static ProxyFixture localOnSqlite(FakeModelServer model, Path dir) {
+    return new ProxyFixture(
+        model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+  }
+
   ProxyFixture(FakeModelServer model, ProxyStore proxyStore, Path dir, Tenants tenants) {
     this(model, proxyStore, dir, tenants, ServerSettings.builder().port(0));
   }

@@ -40,6 +40,9 @@ abstract class ProxyOpsContract {
           + "## Current State\nDrafting.\n\n## Open Items\n- the last section\n\n"
           + "## Context Files\n- `report.md` — the draft\n";
 
+  /** How long the summary model {@code slow} takes to answer. */
+  static final Duration SLOW_SUMMARY = Duration.ofSeconds(4);
+
   @TempDir Path dir;
 
   ProxyFixture f;
@@ -59,9 +62,11 @@ abstract class ProxyOpsContract {
         .replyWith(
             r -> {
               if (r.body().contains(SUMMARY_PROMPT)) {
-                return r.model().equals("missing")
-                    ? Reply.error(Reply.Error.MODEL_NOT_FOUND)
-                    : Reply.text(CHECKPOINT).usage(300, 60);
+                return switch (r.model()) {
+                  case "missing" -> Reply.error(Reply.Error.MODEL_NOT_FOUND);
+                  case "slow" -> Reply.text(CHECKPOINT).usage(300, 60).delay(SLOW_SUMMARY);
+                  default -> Reply.text(CHECKPOINT).usage(300, 60);
+                };
               }
               Reply reply = Reply.text("answer to " + r.lastUserText()).usage(50, 5);
               return "slow".equals(r.lastUserText()) ? reply.delay(Duration.ofSeconds(2)) : reply;
@@ -170,6 +175,98 @@ abstract class ProxyOpsContract {
 
   static final String CONV = ProxyRoutes.CONVERSATION;
 
+  /** An Anthropic Messages body whose {@code metadata.user_id} is {@code userId}. */
+  static ObjectNode claudeCode(String userId, String... roleAndText) {
+    ObjectNode b = chat("claude-sonnet-4-5", roleAndText).put("max_tokens", 100);
+    b.putObject("metadata").put("user_id", userId);
+    return b;
+  }
+
+  /** Claude Code's {@code metadata.user_id} of 2.1.78 and later: JSON with its session id. */
+  static String userIdJson(String session) {
+    return ProxyFixture.JSON
+        .createObjectNode()
+        .put("device_id", "3f4a1b7c8d9e0f1234567890abcdef1234567890abcdef1234567890abcdef12")
+        .put("account_uuid", "")
+        .put("session_id", session)
+        .toString();
+  }
+
+  String sessionOf(String conversation) {
+    return f.get("/v1/proxy/conversations/" + conversation).json().path("session").asText(null);
+  }
+
+  @Test
+  void sessionSignalsInTheBodyKeepSessionsApartAndTheBodyIsForwardedUnchanged() {
+    start(Map.of());
+    // Claude Code's JSON user_id: two sessions with identical requests stay apart
+    String s1 = claudeCode(userIdJson("s1"), "user", "hello").toString();
+    Answer x = f.post("/v1/messages", s1);
+    assertThat(x.status()).as(x.body()).isEqualTo(200);
+    assertThat(f.model.lastRequest().body()).isEqualTo(s1); // byte for byte
+    String y =
+        f.post("/v1/messages", claudeCode(userIdJson("s2"), "user", "hello").toString())
+            .header(CONV);
+    assertThat(y).isNotEqualTo(x.header(CONV));
+    // without any signal the same request would be a retry of x: it is, within s1
+    assertThat(f.post("/v1/messages", s1).header(CONV)).isEqualTo(x.header(CONV));
+    assertThat(sessionOf(x.header(CONV))).isEqualTo("metadata.user_id.session_id:s1");
+    assertThat(sessionOf(y)).isEqualTo("metadata.user_id.session_id:s2");
+    // the older form, user_HASH_account_UUID_session_SESSION
+    String legacy =
+        f.post(
+                "/v1/messages",
+                claudeCode("user_5dd07c33_account__session_d2e70091-3007", "user", "hello")
+                    .toString())
+            .header(CONV);
+    assertThat(legacy).isNotIn(x.header(CONV), y);
+    assertThat(sessionOf(legacy)).isEqualTo("metadata.user_id.session_id:d2e70091-3007");
+    // any other value is the signal whole
+    String whole =
+        f.post("/v1/messages", claudeCode("team-7", "user", "hello").toString()).header(CONV);
+    assertThat(sessionOf(whole)).isEqualTo("metadata.user_id:team-7");
+    // a session header comes before the body
+    String headed = f.post("/v1/messages", s1, "X-Claude-Code-Session-Id", "s1").header(CONV);
+    assertThat(headed).isNotEqualTo(x.header(CONV));
+    assertThat(sessionOf(headed)).isEqualTo("x-claude-code-session-id:s1");
+    // and the explicit conversation before both
+    assertThat(f.post("/v1/messages", s1, "X-Compactor-Conversation", "named").header(CONV))
+        .isEqualTo("named");
+
+    // LiteLLM's litellm_session_id (in metadata or at the top) comes before prompt_cache_key
+    ObjectNode lite = chat("gpt-4o", "user", "hello").put("prompt_cache_key", "k1");
+    lite.putObject("metadata").put("litellm_session_id", "lite-1");
+    Answer l = f.post("/v1/chat/completions", lite.toString());
+    assertThat(sessionOf(l.header(CONV))).isEqualTo("litellm_session_id:lite-1");
+    assertThat(f.model.lastRequest().body()).isEqualTo(lite.toString());
+    ObjectNode top = chat("gpt-4o", "user", "hello").put("litellm_session_id", "lite-2");
+    String t = f.post("/v1/chat/completions", top.toString()).header(CONV);
+    assertThat(t).isNotEqualTo(l.header(CONV));
+    assertThat(sessionOf(t)).isEqualTo("litellm_session_id:lite-2");
+    // a continuation in its session continues its conversation
+    ObjectNode lite2 = next(lite, "answer to hello", "and more");
+    assertThat(f.post("/v1/chat/completions", lite2.toString()).header(CONV))
+        .isEqualTo(l.header(CONV));
+
+    // prompt_cache_key, in Chat Completions and Responses
+    ObjectNode keyed = chat("gpt-4o", "user", "hello").put("prompt_cache_key", "k1");
+    String k = f.post("/v1/chat/completions", keyed.toString()).header(CONV);
+    assertThat(k).isNotIn(l.header(CONV), t);
+    assertThat(sessionOf(k)).isEqualTo("prompt_cache_key:k1");
+    ObjectNode r1 =
+        ResponsesProxyContract.responses("gpt-5", "user", "hello").put("prompt_cache_key", "c-1");
+    Answer r = f.post("/v1/responses", r1.toString());
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    assertThat(f.model.lastRequest().body()).isEqualTo(r1.toString());
+    ObjectNode r2 =
+        ResponsesProxyContract.responses("gpt-5", "user", "hello").put("prompt_cache_key", "c-2");
+    String other = f.post("/v1/responses", r2.toString()).header(CONV);
+    assertThat(other).isNotEqualTo(r.header(CONV));
+    assertThat(sessionOf(r.header(CONV))).isEqualTo("prompt_cache_key:c-1");
+    assertThat(f.post("/v1/responses", r1.toString()).header(CONV)).isEqualTo(r.header(CONV));
+    assertThat(f.model.rejections()).isEmpty();
+  }
+
   // ------------------------------------------------------------------ policies
 
   @Test
@@ -230,6 +327,32 @@ abstract class ProxyOpsContract {
     assertThat(a.header(ProxyRoutes.REASON))
         .startsWith("summary model local/missing failed")
         .endsWith("the extractive summary was used");
+    assertThat(f.model.lastRequest().body()).doesNotContain("Finish the report.");
+    assertThat(f.model.rejections()).isEmpty();
+    assertThat(f.metrics.scrape())
+        .contains("compactor_proxy_summary_fallbacks_total{upstream=\"openai\"} 1.0");
+  }
+
+  @Test
+  void aSummaryModelSlowerThanTheServersModelTimeoutFallsBackToTheExtractiveSummary() {
+    ProxySettings p =
+        new ProxySettings(BudgetSetting.of("1500", "test"), null, "local/slow", Map.of());
+    start(
+        Map.of("openai", p),
+        Tenants.localMode(),
+        ServerSettings.builder().port(0).modelTimeout(Duration.ofMillis(500)));
+    long start = System.nanoTime();
+    Answer a = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 150).toString());
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    assertThat(a.header(ProxyRoutes.ACTION)).isEqualTo("summarized");
+    // the summary call was cut at the server's 500 ms, not the clients' default 2 minutes
+    assertThat(a.header(ProxyRoutes.REASON))
+        .startsWith("summary model local/slow failed")
+        .endsWith("the extractive summary was used");
+    assertThat(took).isLessThan(SLOW_SUMMARY);
+    assertThat(f.model.requests().stream().filter(r -> r.body().contains(SUMMARY_PROMPT)))
+        .isNotEmpty();
     assertThat(f.model.lastRequest().body()).doesNotContain("Finish the report.");
     assertThat(f.model.rejections()).isEmpty();
     assertThat(f.metrics.scrape())

@@ -9,9 +9,7 @@ import dev.compactor.server.proxy.ProxyFixture.Answer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,9 +85,6 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
 
   // ------------------------------------------------------------------ compaction
 
-  private final Set<String> conversations = new LinkedHashSet<>();
-  private final List<String> actions = new ArrayList<>();
-
   /** A tool loop: each round the model reasons and calls a tool; the client answers at length. */
   private List<RecordedRequest> toolLoop(int rounds, String budget) {
     ObjectNode body = responses("gpt-5", "developer", "You fix bugs.", "user", "Fix the test.");
@@ -100,8 +95,7 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
               .reasoning("I should read file " + i + "."));
       Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", budget);
       assertThat(a.status()).as(a.body()).isEqualTo(200);
-      conversations.add(a.header(ProxyRoutes.CONVERSATION));
-      actions.add(a.header(ProxyRoutes.ACTION));
+      heard(a);
       a.json().path("output").forEach(body.withArray("input")::add);
       body.withArray("input")
           .addObject()
@@ -116,13 +110,7 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
   void atTheBudgetTheProxyCompactsAndKeepsTheCompactedPrefixByteIdentical() {
     List<RecordedRequest> sent = toolLoop(24, "6000");
     // every request valid: calls answered, each reasoning item followed by its call
-    assertThat(f.model.rejections()).isEmpty();
-    long maxPrompt =
-        sent.stream().mapToLong(r -> f.model.estimatePromptTokens(r.json())).max().orElseThrow();
-    assertThat(maxPrompt).isLessThan(9000);
-    int compactions = PrefixChecks.assertCachePreserving(sent, actions, "input");
-    assertThat(compactions).isBetween(1, 8);
-    assertThat(actions).contains("none").anyMatch(x -> !x.equals("none"));
+    assertCompactedWithinTheBudget(sent, "input");
     // the instructions stay; the reasoning items that are sent are the provider's, verbatim
     RecordedRequest last = sent.get(sent.size() - 1);
     assertThat(last.json().path("instructions").asText()).isEqualTo("Use the bash tool.");
@@ -146,6 +134,116 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
     assertThat(conversations).hasSize(1);
     // 2 input messages + instructions; per round after the first: 2 echoed items + 1 output
     assertThat(f.proxyStore.log(conversations.iterator().next())).hasSize(3 + 23 * 3 + 24);
+  }
+
+  /**
+   * A computer-use (and, with {@code localShell}, local shell) loop of {@code rounds}: each round a
+   * {@code computer_call} answered by a screenshot (an image URL, every third a file id), a {@code
+   * function_call} answered at length, and every other round a {@code local_shell_call} answered by
+   * its {@code id}; then a question.
+   */
+  static ObjectNode computerUse(int rounds, boolean localShell) {
+    ObjectNode body = responses("computer-use-preview", "user", "Book the flight.");
+    body.put("truncation", "auto");
+    ArrayNode input = body.withArray("input");
+    for (int i = 0; i < rounds; i++) {
+      ObjectNode call =
+          input
+              .addObject()
+              .put("type", "computer_call")
+              .put("id", "cu_" + i)
+              .put("call_id", "cc_" + i)
+              .put("status", "completed");
+      call.putObject("action").put("type", "click").put("x", 100 + i).put("y", 200);
+      call.putArray("pending_safety_checks");
+      ObjectNode shot =
+          input.addObject().put("type", "computer_call_output").put("call_id", "cc_" + i);
+      if (i % 3 == 2) {
+        shot.putObject("output").put("type", "computer_screenshot").put("file_id", "file-" + i);
+      } else {
+        // an image of about 800 characters of base64
+        shot.putObject("output")
+            .put("type", "computer_screenshot")
+            .put("image_url", "data:image/png;base64," + ("iVBORw0KGgo" + i).repeat(60));
+      }
+      shot.putArray("acknowledged_safety_checks");
+      input
+          .addObject()
+          .put("type", "function_call")
+          .put("call_id", "fc_" + i)
+          .put("name", "read_page")
+          .put("arguments", "{}");
+      input
+          .addObject()
+          .put("type", "function_call_output")
+          .put("call_id", "fc_" + i)
+          .put("output", ("page text " + i + " with fares and times\n").repeat(40));
+      if (localShell && i % 2 == 1) {
+        ObjectNode shell =
+            input
+                .addObject()
+                .put("type", "local_shell_call")
+                .put("id", "lsh_" + i)
+                .put("call_id", "ls_" + i)
+                .put("status", "completed");
+        shell.putObject("action").put("type", "exec").putArray("command").add("ls").add("-l");
+        input
+            .addObject()
+            .put("type", "local_shell_call_output")
+            .put("id", "lsh_" + i)
+            .put("output", ("file " + i + " listed\n").repeat(60));
+      }
+    }
+    input.addObject().put("role", "user").put("content", "Which fare is cheapest?");
+    return body;
+  }
+
+  @Test
+  void aCompactedComputerUseRequestSendsItsScreenshotsAsTheClientsItems() {
+    for (boolean localShell : new boolean[] {false, true}) {
+      ObjectNode body = computerUse(20, localShell);
+      List<JsonNode> shots = new ArrayList<>();
+      for (JsonNode item : body.withArray("input")) {
+        if (item.path("type").asText().equals("computer_call_output")) {
+          shots.add(item);
+        }
+      }
+      Answer a =
+          f.post(
+              "/v1/responses",
+              body.toString(),
+              "X-Compactor-Budget",
+              "6000",
+              "X-Compactor-Conversation",
+              "computer-" + localShell);
+      // the fake provider refuses a screenshot written as text, an output without its call
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      assertThat(f.model.rejections()).isEmpty();
+      assertThat(a.header(ProxyRoutes.ACTION))
+          .as("%s: %s", localShell, a.header(ProxyRoutes.REASON))
+          .isIn("masked", "trimmed", "summarized");
+      assertThat(Long.parseLong(a.header(ProxyRoutes.TOKENS_AFTER))).isLessThan(6000);
+      RecordedRequest sent = f.model.lastRequest();
+      int kept = 0;
+      for (JsonNode item : sent.json().path("input")) {
+        if (item.path("type").asText().equals("computer_call_output")) {
+          // the client's item, byte for byte
+          assertThat(shots).contains(item);
+          assertThat(sent.body()).contains(item.toString());
+          kept++;
+        }
+      }
+      assertThat(kept).isPositive();
+      // the tool outputs were masked (or the oldest rounds dropped), the screenshots left alone
+      assertThat(sent.body().length()).isLessThan(body.toString().length());
+      if (a.header(ProxyRoutes.ACTION).equals("masked")) {
+        assertThat(kept).isEqualTo(shots.size());
+        assertThat(sent.json().path("input").toString()).doesNotContain("page text 0 with fares");
+      }
+      if (localShell) {
+        assertThat(sent.body()).contains("\"type\":\"local_shell_call_output\"");
+      }
+    }
   }
 
   @Test
@@ -179,20 +277,9 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
 
   @Test
   void aContextOverflowFromTheProviderIsRecoveredBeforeTheClientSeesAnError() {
-    f.model.contextWindow(3000);
     ObjectNode body = responses("gpt-4o", "system", "S", "user", "start");
-    for (int i = 0; i < 12; i++) {
-      body.withArray("input").addObject().put("role", "assistant").put("content", "step " + i);
-      body.withArray("input")
-          .addObject()
-          .put("role", "user")
-          .put("content", ("detail " + i + " ").repeat(150));
-    }
-    Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "100000");
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    assertThat(a.header("x-compactor-action")).isEqualTo("recovered");
+    Answer a = assertOverflowRecovered("/v1/responses", body, "input");
     List<RecordedRequest> sent = f.model.requests();
-    assertRecoveredByShrinkingRetries(sent);
 
     // the recovered view is the next request's prefix (with room in the window now)
     f.model.contextWindow(0);

@@ -2,55 +2,43 @@ package dev.compactor.server.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.compactor.server.Tenants;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
-import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import java.util.function.Function;
 
 /**
  * The setup shared by the tests that point a provider's official SDK at the proxy: a fake provider
  * (12,000-token window) that asks for a {@code bash} call in each of the first {@link #ROUNDS} - 1
  * rounds ({@link #toolCall}) and then answers {@link #FINAL_TEXT}, behind a real proxy on SQLite in
- * local mode. Subclasses build their SDK client on {@link #f} in their own {@code @BeforeEach}
- * (which runs after this class's) and close it in their own {@code @AfterEach} (which runs before).
+ * local mode ({@link LocalProxyTest}). Subclasses build their SDK client on {@link #f} in their own
+ * {@code @BeforeEach} and close it in their own {@code @AfterEach}.
  */
-abstract class SdkToolLoopTest {
+abstract class SdkToolLoopTest extends LocalProxyTest {
   static final int ROUNDS = 30;
   static final String FINAL_TEXT = "All tests pass now.";
 
-  @TempDir Path dir;
-  ProxyFixture f;
-  final AtomicInteger calls = new AtomicInteger();
+  /** The {@code x-compactor-action} of each round's answer, in order ({@link #heard}). */
+  final List<String> actions = new ArrayList<>();
+
+  /** The {@code x-compactor-conversation} of the rounds' answers ({@link #heard}). */
+  final Set<String> conversations = new LinkedHashSet<>();
 
   /** The provider's reply in round {@code n} (0-based, before the last round). */
   abstract Reply toolCall(int n);
 
-  @BeforeEach
-  void startProxy() {
-    FakeModelServer model =
-        FakeModelServer.builder()
-            .contextWindow(12_000)
-            .replyWith(
-                r -> {
-                  int n = calls.getAndIncrement();
-                  return n < ROUNDS - 1 ? toolCall(n) : Reply.text(FINAL_TEXT);
-                })
-            .start();
-    f =
-        new ProxyFixture(
-            model, ProxyStore.openSqlite(dir.resolve("proxy.db")), dir, Tenants.localMode());
+  @Override
+  FakeModelServer.Builder provider() {
+    return FakeModelServer.builder().contextWindow(12_000);
   }
 
-  @AfterEach
-  void stopProxy() {
-    f.close();
+  @Override
+  Reply reply(int n) {
+    return n < ROUNDS - 1 ? toolCall(n) : Reply.text(FINAL_TEXT);
   }
 
   /** The arguments of the {@code bash} call of round {@code n}: reading one more source file. */
@@ -62,6 +50,33 @@ abstract class SdkToolLoopTest {
   static String output(int round) {
     return ("line " + round + ": public void method" + round + "() { return compute(x, y); }\n")
         .repeat(40);
+  }
+
+  /**
+   * Notes the proxy's headers on one round's answer.
+   *
+   * @param headers the values of a response header by its name, as the SDK gives them
+   */
+  void heard(Function<String, List<String>> headers) {
+    actions.add(headers.apply("x-compactor-action").get(0));
+    conversations.add(headers.apply("x-compactor-conversation").get(0));
+  }
+
+  /**
+   * The checks of every loop: each round reached the provider ({@link
+   * #assertEveryRoundReachedTheProvider}), the loop compacted several times keeping the provider's
+   * cached prefix of the conversation array {@code items}, the client's own key reached the
+   * provider as the header {@code authorization} (local mode), and one conversation held the loop.
+   *
+   * @return how many compactions there were
+   */
+  int assertLoopProxied(String items, String authorization) {
+    List<RecordedRequest> sent = assertEveryRoundReachedTheProvider();
+    int compactions = PrefixChecks.assertCachePreserving(sent, actions, items);
+    assertCompactedSeveralTimes(compactions);
+    assertThat(sent.get(0).header("authorization")).hasValue(authorization);
+    assertOneConversationHeldEveryReply(conversations);
+    return compactions;
   }
 
   /**

@@ -1,11 +1,14 @@
 package dev.compactor.testkit.corpus;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -63,6 +66,23 @@ public final class SharedCorpus {
             + Path.of("").toAbsolutePath()
             + ")");
     return root.get();
+  }
+
+  /**
+   * The transcript files below {@code root}: every regular file whose name ends in {@code .gz}, in
+   * path order.
+   *
+   * @throws UncheckedIOException when {@code root} cannot be listed
+   */
+  public static List<Path> transcripts(Path root) {
+    try (Stream<Path> s = Files.walk(root)) {
+      return s.filter(Files::isRegularFile)
+          .filter(p -> p.toString().endsWith(".gz"))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the corpus " + root, e);
+    }
   }
 
   /** Whether this run is a CI run ({@code CI=true} in the environment). */

@@ -50,13 +50,23 @@ import java.util.function.ToLongFunction;
  *   <li>tool pairing: every tool result answers a call made earlier and not yet answered; every
  *       assistant tool call is answered before the next user or assistant turn (Anthropic: in the
  *       very next message), including at the end of the conversation;
- *   <li>roles: the format's roles only; Anthropic turns start with {@code user} and alternate, and
- *       a {@code system} role inside {@code messages} is refused (it belongs in {@code system});
+ *   <li>roles: the format's roles only; Anthropic turns start with {@code user}, and a {@code
+ *       system} role inside {@code messages} is refused (it belongs in {@code system}); consecutive
+ *       Anthropic turns of one role are accepted, as the Messages API combines them into one turn
+ *       (its tool results must still be in the message right after the call);
  *   <li>required fields: {@code model}, a non-empty conversation, Anthropic's {@code max_tokens};
  *       the fields of Responses input items ({@code function_call}: {@code call_id}, {@code name},
  *       {@code arguments}; {@code function_call_output}: {@code call_id}, {@code output}; {@code
- *       message}: {@code role}, {@code content}), and a Responses {@code reasoning} item followed
- *       by the item it came with (an assistant message or a call), as OpenAI requires;
+ *       message}: {@code role}, {@code content}; {@code computer_call} and {@code
+ *       local_shell_call}: {@code call_id}, {@code action}; {@code computer_call_output}: {@code
+ *       call_id} and a screenshot object as its {@code output} ({@code {"type":
+ *       "computer_screenshot"}} with an {@code image_url} or a {@code file_id}); {@code
+ *       local_shell_call_output}: its call's {@code id} (or {@code call_id}) as {@code id}, a
+ *       string {@code output}; {@code custom_tool_call}: {@code call_id}, {@code name}, {@code
+ *       input}), the calls of those kinds paired with their outputs as function calls are, each
+ *       output of its call's own kind ({@code function_call_output} answers no {@code
+ *       computer_call}), and a Responses {@code reasoning} item followed by the item it came with
+ *       (an assistant message or a call), as OpenAI requires;
  *   <li>at most {@value RequestValidator#MAX_CACHE_CONTROL} Anthropic {@code cache_control}
  *       breakpoints;
  *   <li>size: with a {@linkplain Builder#contextWindow context window}, a request whose estimated

@@ -2,8 +2,11 @@ package dev.compactor.testkit.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -112,14 +115,19 @@ final class RequestValidator {
     if (!input.isArray()) {
       return reject("Invalid type for 'input': expected a string or an array.", "input");
     }
-    Set<String> pending = new LinkedHashSet<>();
-    Set<String> answered = new LinkedHashSet<>();
+    Map<String, String> pending = new LinkedHashMap<>(); // call_id -> the call's type
+    Map<String, String> answered = new HashMap<>();
+    Map<String, String> localShellCalls = new HashMap<>(); // id and call_id -> call_id
     for (int i = 0; i < input.size(); i++) {
       JsonNode item = input.get(i);
       String type = item.path("type").asText(item.has("role") ? "message" : "");
       Optional<Rejection> missing = missingResponsesField(item, type, i);
       if (missing.isPresent()) {
         return missing;
+      }
+      Optional<Rejection> badOutput = badResponsesOutput(item, type, i);
+      if (badOutput.isPresent()) {
+        return badOutput;
       }
       if (type.equals("reasoning") && !followedByOutput(input, i)) {
         return reject(
@@ -139,19 +147,42 @@ final class RequestValidator {
                 "input[" + i + "].role");
           }
           if (!pending.isEmpty()) {
-            return reject(
-                "No tool output found for function call " + pending.iterator().next() + ".",
-                "input");
+            return noOutput(pending);
           }
         }
-        case "function_call" -> pending.add(item.path("call_id").asText());
-        case "function_call_output" -> {
-          String id = item.path("call_id").asText();
-          if (!pending.remove(id) && !answered.contains(id)) {
-            return reject(
-                "No tool call found for function call output with call_id " + id + ".", "input");
+        case "function_call", "computer_call", "custom_tool_call" ->
+            pending.put(item.path("call_id").asText(), type);
+        case "local_shell_call" -> {
+          String callId = item.path("call_id").asText();
+          pending.put(callId, type);
+          localShellCalls.put(callId, callId);
+          if (item.path("id").isTextual()) {
+            localShellCalls.put(item.get("id").asText(), callId);
           }
-          answered.add(id);
+        }
+        case "function_call_output",
+            "computer_call_output",
+            "custom_tool_call_output",
+            "local_shell_call_output" -> {
+          String id =
+              type.equals("local_shell_call_output")
+                  ? localShellCalls.getOrDefault(item.path("id").asText(), "")
+                  : item.path("call_id").asText();
+          String call = pending.containsKey(id) ? pending.remove(id) : answered.get(id);
+          // an output answers a call of its own kind: a function_call_output no computer_call
+          if (call == null || !type.equals(call + "_output")) {
+            String which = type.equals("local_shell_call_output") ? "id" : "call_id";
+            return reject(
+                "No tool call found for "
+                    + type.replace("_call_output", " call output").replace('_', ' ')
+                    + " with "
+                    + which
+                    + " "
+                    + item.path(which).asText()
+                    + ".",
+                "input");
+          }
+          answered.put(id, call);
         }
         default -> {
           // reasoning, compaction and other items carry no pairing rule
@@ -159,10 +190,15 @@ final class RequestValidator {
       }
     }
     if (!pending.isEmpty()) {
-      return reject(
-          "No tool output found for function call " + pending.iterator().next() + ".", "input");
+      return noOutput(pending);
     }
     return Optional.empty();
+  }
+
+  private static Optional<Rejection> noOutput(Map<String, String> pending) {
+    Map.Entry<String, String> first = pending.entrySet().iterator().next();
+    String kind = first.getValue().equals("function_call") ? "function call" : first.getValue();
+    return reject("No tool output found for " + kind + " " + first.getKey() + ".", "input");
   }
 
   /** The fields each Responses input item must have, with OpenAI's message for a missing one. */
@@ -171,7 +207,11 @@ final class RequestValidator {
         switch (type) {
           case "message" -> List.of("role", "content");
           case "function_call" -> List.of("call_id", "name", "arguments");
-          case "function_call_output" -> List.of("call_id", "output");
+          case "function_call_output", "computer_call_output" -> List.of("call_id", "output");
+          case "computer_call", "local_shell_call" -> List.of("call_id", "action");
+          case "custom_tool_call" -> List.of("call_id", "name", "input");
+          case "custom_tool_call_output" -> List.of("call_id", "output");
+          case "local_shell_call_output" -> List.of("id", "output");
           default -> List.of();
         };
     for (String field : required) {
@@ -182,6 +222,54 @@ final class RequestValidator {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * An output of the wrong shape: a {@code computer_call_output}'s is a screenshot object ({@code
+   * {"type": "computer_screenshot", "image_url" | "file_id": …}}), a {@code
+   * local_shell_call_output}'s a string.
+   */
+  private static Optional<Rejection> badResponsesOutput(JsonNode item, String type, int i) {
+    JsonNode output = item.path("output");
+    String param = "input[" + i + "].output";
+    if (type.equals("computer_call_output")) {
+      if (!output.isObject()) {
+        return reject(
+            "Invalid type for '"
+                + param
+                + "': expected an object, but got "
+                + article(output)
+                + " instead.",
+            param);
+      }
+      if (!output.path("type").asText().equals("computer_screenshot")) {
+        return reject(
+            "Invalid value: '"
+                + output.path("type").asText()
+                + "'. Supported values are: 'computer_screenshot'.",
+            param + ".type");
+      }
+      if (!output.path("image_url").isTextual() && !output.path("file_id").isTextual()) {
+        return reject("Missing required parameter: '" + param + ".image_url'.", param);
+      }
+    } else if (type.equals("local_shell_call_output") && !output.isTextual()) {
+      return reject(
+          "Invalid type for '"
+              + param
+              + "': expected a string, but got "
+              + article(output)
+              + " instead.",
+          param);
+    }
+    return Optional.empty();
+  }
+
+  private static String article(JsonNode v) {
+    return v.isTextual()
+        ? "a string"
+        : v.isArray()
+            ? "an array"
+            : v.isObject() ? "an object" : v.isNumber() ? "a number" : "null";
   }
 
   /** Whether the item after a reasoning item is one the model produced with it. */
@@ -210,7 +298,6 @@ final class RequestValidator {
     if (messages.isEmpty()) {
       return reject("messages: at least one message is required", "messages");
     }
-    String previousRole = null;
     List<String> previousCalls = new ArrayList<>();
     for (int i = 0; i < messages.size(); i++) {
       JsonNode m = messages.get(i);
@@ -227,14 +314,9 @@ final class RequestValidator {
       if (i == 0 && !role.equals("user")) {
         return reject("messages: first message must use the \"user\" role", "messages");
       }
-      if (role.equals(previousRole)) {
-        return reject(
-            "messages: roles must alternate between \"user\" and \"assistant\", but found"
-                + " multiple \""
-                + role
-                + "\" roles in a row",
-            "messages");
-      }
+      // Consecutive turns of one role are accepted: the Messages API combines them into a single
+      // turn. The tool checks below still look at each message as sent: a call's results must be
+      // in the very next message, not in a later one of the same role.
       List<JsonNode> blocks = new ArrayList<>();
       m.path("content").forEach(blocks::add);
       Set<String> results = new LinkedHashSet<>();
@@ -272,7 +354,6 @@ final class RequestValidator {
           }
         }
       }
-      previousRole = role;
     }
     if (!previousCalls.isEmpty()) {
       return unansweredAnthropicCalls(messages.size() - 1, previousCalls);

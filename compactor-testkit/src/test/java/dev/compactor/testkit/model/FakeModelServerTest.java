@@ -277,6 +277,96 @@ class FakeModelServerTest {
   }
 
   @Test
+  void responses_computerAndLocalShellCallsArePairedAndTheirOutputsShaped() throws Exception {
+    String head = "{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":\"go\"},";
+    String computer =
+        "{\"type\":\"computer_call\",\"id\":\"cu_1\",\"call_id\":\"cc_1\","
+            + "\"action\":{\"type\":\"click\",\"x\":1,\"y\":2},\"pending_safety_checks\":[]}";
+    String shot =
+        "{\"type\":\"computer_call_output\",\"call_id\":\"cc_1\",\"output\":"
+            + "{\"type\":\"computer_screenshot\",\"image_url\":\"data:image/png;base64,AAAA\"}}";
+    String file =
+        "{\"type\":\"computer_call_output\",\"call_id\":\"cc_1\",\"output\":"
+            + "{\"type\":\"computer_screenshot\",\"file_id\":\"file-1\"}}";
+    String shell =
+        "{\"type\":\"local_shell_call\",\"id\":\"lsh_1\",\"call_id\":\"ls_1\","
+            + "\"action\":{\"type\":\"exec\",\"command\":[\"ls\"],\"env\":{}},"
+            + "\"status\":\"completed\"}";
+    String shellOut = "{\"type\":\"local_shell_call_output\",\"id\":\"lsh_1\",\"output\":\"a b\"}";
+    String user = "{\"role\":\"user\",\"content\":\"next\"}";
+    assertThat(
+            rejection(
+                "/responses",
+                head
+                    + String.join(",", computer, shot, shell, shellOut, computer, file, user)
+                    + "]}"))
+        .isNull();
+    // by the call's call_id too
+    assertThat(
+            rejection(
+                "/responses",
+                head + String.join(",", shell, shellOut.replace("lsh_1", "ls_1"), user) + "]}"))
+        .isNull();
+    // a screenshot written as text, or of another type, or without its image
+    assertThat(
+            rejection(
+                "/responses",
+                head
+                    + computer
+                    + ",{\"type\":\"computer_call_output\",\"call_id\":\"cc_1\",\"output\":\"[masked]\"}]}"))
+        .isEqualTo(
+            "Invalid type for 'input[2].output': expected an object, but got a string instead.");
+    assertThat(
+            rejection(
+                "/responses",
+                head + computer + "," + shot.replace("computer_screenshot", "input_text") + "]}"))
+        .isEqualTo("Invalid value: 'input_text'. Supported values are: 'computer_screenshot'.");
+    assertThat(rejection("/responses", head + computer + "," + file.replace("file_id", "x") + "]}"))
+        .isEqualTo("Missing required parameter: 'input[2].output.image_url'.");
+    assertThat(
+            rejection(
+                "/responses",
+                head + shell + "," + shellOut.replace("\"a b\"", "{\"text\":\"a\"}") + "]}"))
+        .isEqualTo(
+            "Invalid type for 'input[2].output': expected a string, but got an object instead.");
+    // pairing: a call without its output, an output without its call
+    assertThat(rejection("/responses", head + computer + "," + user + "]}"))
+        .isEqualTo("No tool output found for computer_call cc_1.");
+    assertThat(rejection("/responses", head + shell + "]}"))
+        .isEqualTo("No tool output found for local_shell_call ls_1.");
+    // an output of another kind than its call's
+    assertThat(
+            rejection(
+                "/responses",
+                head
+                    + computer
+                    + ",{\"type\":\"function_call_output\",\"call_id\":\"cc_1\",\"output\":\"x\"}]}"))
+        .isEqualTo("No tool call found for function call output with call_id cc_1.");
+    String custom =
+        "{\"type\":\"custom_tool_call\",\"call_id\":\"ct_1\",\"name\":\"apply_patch\",\"input\":\"p\"}";
+    assertThat(
+            rejection(
+                "/responses",
+                head
+                    + custom
+                    + ",{\"type\":\"custom_tool_call_output\",\"call_id\":\"ct_1\",\"output\":\"ok\"}]}"))
+        .isNull();
+    assertThat(rejection("/responses", head + custom + "," + user + "]}"))
+        .isEqualTo("No tool output found for custom_tool_call ct_1.");
+    assertThat(rejection("/responses", head + shot + "]}"))
+        .isEqualTo("No tool call found for computer call output with call_id cc_1.");
+    assertThat(rejection("/responses", head + shellOut + "]}"))
+        .isEqualTo("No tool call found for local shell call output with id lsh_1.");
+    assertThat(rejection("/responses", head + "{\"type\":\"computer_call\",\"call_id\":\"c\"}]}"))
+        .isEqualTo("Missing required parameter: 'input[1].action'.");
+    assertThat(
+            rejection(
+                "/responses",
+                head + shell + ",{\"type\":\"local_shell_call_output\",\"output\":\"x\"}]}"))
+        .isEqualTo("Missing required parameter: 'input[2].id'.");
+  }
+
+  @Test
   void responses_requiredItemFieldsAndReasoningFollowedByItsItem() throws Exception {
     String user = "{\"role\":\"user\",\"content\":\"x\"}";
     String reasoning =
@@ -353,8 +443,35 @@ class FakeModelServerTest {
                 "/messages", head + "\"messages\":[" + user + "," + answer + "," + result + "]}"))
         .contains(
             "messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
-    assertThat(rejection("/messages", head + "\"messages\":[" + user + "," + user + "]}"))
-        .contains("roles must alternate", "multiple \"user\" roles in a row");
+    // consecutive turns of one role are combined by the Messages API, so accepted
+    assertThat(rejection("/messages", head + "\"messages\":[" + user + "," + user + "]}")).isNull();
+    assertThat(
+            rejection(
+                "/messages",
+                head
+                    + "\"messages\":["
+                    + String.join(",", user, user, answer, answer, call, result, user, user)
+                    + "]}"))
+        .isNull();
+    // but a call's results still belong in the very next message, a user one
+    assertThat(
+            rejection(
+                "/messages",
+                head + "\"messages\":[" + String.join(",", user, call, user, result) + "]}"))
+        .contains(
+            "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
+    assertThat(
+            rejection(
+                "/messages",
+                head + "\"messages\":[" + String.join(",", user, call, answer, result) + "]}"))
+        .contains(
+            "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
+    assertThat(
+            rejection(
+                "/messages",
+                head + "\"messages\":[" + String.join(",", user, call, result, result) + "]}"))
+        .contains(
+            "messages.3.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
     assertThat(rejection("/messages", head + "\"messages\":[" + answer + "]}"))
         .contains("first message must use the \"user\" role");
     assertThat(

@@ -288,8 +288,8 @@ public final class MessageCodec {
           Message.builder(role)
               .id(MessageId.of(id))
               .content(optionalText(node, "content", id))
-              .reasoning(readReasoning(node.get("reasoning"), id))
-              .toolCalls(readToolCalls(node.get("tool_calls"), id))
+              .reasoning(readObjects(node, "reasoning", id, MessageCodec::readReasoningBlock))
+              .toolCalls(readObjects(node, "tool_calls", id, MessageCodec::readToolCall))
               .toolCallId(optionalText(node, "tool_call_id", id))
               .timestamp(readTimestamp(node.get("timestamp"), id))
               .pinned(flag(node, "pinned", id))
@@ -523,63 +523,60 @@ public final class MessageCodec {
     return new InputFingerprint((int) messages, digest, model);
   }
 
-  private static List<ReasoningBlock> readReasoning(JsonNode node, String id) {
+  /** Reads one element of an array field: {@code where} names it, e.g. {@code tool_calls[2]}. */
+  @FunctionalInterface
+  private interface ElementReader<T> {
+    T read(JsonNode element, String id, String where);
+  }
+
+  /**
+   * Reads the array field {@code field} of the message {@code message} (id {@code id}), each
+   * element an object: empty when the field is absent or null.
+   */
+  private static <T> List<T> readObjects(
+      JsonNode message, String field, String id, ElementReader<T> reader) {
+    JsonNode node = message.get(field);
     if (node == null || node.isNull()) {
       return List.of();
     }
     if (!node.isArray()) {
       throw new MessageFormatException(
-          "message " + id + ": field reasoning must be an array, got " + describe(node));
+          "message " + id + ": field " + field + " must be an array, got " + describe(node));
     }
-    List<ReasoningBlock> out = new ArrayList<>(node.size());
+    List<T> out = new ArrayList<>(node.size());
     for (int i = 0; i < node.size(); i++) {
-      JsonNode b = node.get(i);
-      String where = "reasoning[" + i + "]";
-      if (!b.isObject()) {
+      JsonNode e = node.get(i);
+      String where = field + "[" + i + "]";
+      if (!e.isObject()) {
         throw new MessageFormatException(
-            "message " + id + ": field " + where + " must be an object, got " + describe(b));
+            "message " + id + ": field " + where + " must be an object, got " + describe(e));
       }
-      String type = optionalText(b, "type", id, where + ".type");
-      if (type == null) {
-        throw new MessageFormatException("message " + id + ": field " + where + ".type is missing");
-      }
-      out.add(
-          new ReasoningBlock(
-              type,
-              optionalText(b, "text", id, where + ".text"),
-              optionalText(b, "signature", id, where + ".signature")));
+      out.add(reader.read(e, id, where));
     }
     return out;
   }
 
-  private static List<ToolCall> readToolCalls(JsonNode node, String id) {
-    if (node == null || node.isNull()) {
-      return List.of();
+  private static ReasoningBlock readReasoningBlock(JsonNode b, String id, String where) {
+    String type = optionalText(b, "type", id, where + ".type");
+    if (type == null) {
+      throw new MessageFormatException("message " + id + ": field " + where + ".type is missing");
     }
-    if (!node.isArray()) {
+    return new ReasoningBlock(
+        type,
+        optionalText(b, "text", id, where + ".text"),
+        optionalText(b, "signature", id, where + ".signature"));
+  }
+
+  private static ToolCall readToolCall(JsonNode c, String id, String where) {
+    String callId = optionalText(c, "id", id, where + ".id");
+    if (callId == null || callId.isBlank()) {
       throw new MessageFormatException(
-          "message " + id + ": field tool_calls must be an array, got " + describe(node));
+          "message " + id + ": field " + where + ".id must be a non-blank string");
     }
-    List<ToolCall> out = new ArrayList<>(node.size());
-    for (int i = 0; i < node.size(); i++) {
-      JsonNode c = node.get(i);
-      String where = "tool_calls[" + i + "]";
-      if (!c.isObject()) {
-        throw new MessageFormatException(
-            "message " + id + ": field " + where + " must be an object, got " + describe(c));
-      }
-      String callId = optionalText(c, "id", id, where + ".id");
-      if (callId == null || callId.isBlank()) {
-        throw new MessageFormatException(
-            "message " + id + ": field " + where + ".id must be a non-blank string");
-      }
-      out.add(
-          new ToolCall(
-              callId,
-              optionalText(c, "name", id, where + ".name"),
-              optionalText(c, "arguments", id, where + ".arguments")));
-    }
-    return out;
+    return new ToolCall(
+        callId,
+        optionalText(c, "name", id, where + ".name"),
+        optionalText(c, "arguments", id, where + ".arguments"));
   }
 
   private static Instant readTimestamp(JsonNode node, String id) {

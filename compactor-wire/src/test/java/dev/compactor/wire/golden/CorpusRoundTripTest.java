@@ -1,13 +1,13 @@
 package dev.compactor.wire.golden;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
+import dev.compactor.testkit.corpus.SharedCorpus;
 import dev.compactor.wire.anthropic.AnthropicContent;
 import dev.compactor.wire.anthropic.AnthropicMessages;
 import dev.compactor.wire.json.Json;
@@ -28,21 +28,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Round trips over the real transcripts of the shared corpus ({@code ../shared/corpus}, see its
  * README): OpenAI chat arrays of mini-swe-agent and tau-bench, and the Anthropic content blocks of
- * Claude Code sessions. Skips with a message when the corpus is absent.
+ * Claude Code sessions. Skips with a message when the corpus is absent, and fails then in CI
+ * ({@link SharedCorpus}).
  */
 class CorpusRoundTripTest {
 
   private static Path corpus() {
-    for (String candidate : List.of("../shared/corpus", "../../shared/corpus")) {
-      Path p = Path.of(candidate);
-      if (Files.isDirectory(p)) {
-        return p;
-      }
-    }
-    System.out.println(
-        "SKIPPED CorpusRoundTripTest: corpus not found at ../shared/corpus or ../../shared/corpus");
-    assumeTrue(false, "corpus not found at ../shared/corpus or ../../shared/corpus");
-    return null;
+    return SharedCorpus.require("CorpusRoundTripTest");
   }
 
   private static String gunzip(Path p) throws IOException {

@@ -161,46 +161,47 @@ public record Checkpoint(
   private static final Map<String, Section> SECTION_NAMES = new LinkedHashMap<>();
 
   static {
-    for (String s : List.of("objective", "objectives", "goal", "goals", "task")) {
-      SECTION_NAMES.put(s, Section.OBJECTIVE);
-    }
-    for (String s :
-        List.of(
-            "key decisions",
-            "decisions",
-            "decisions and constraints",
-            "key decisions and constraints",
-            "constraints")) {
-      SECTION_NAMES.put(s, Section.DECISIONS);
-    }
-    for (String s :
-        List.of("current state", "state", "work state", "progress", "status", "current status")) {
-      SECTION_NAMES.put(s, Section.STATE);
-    }
-    for (String s :
-        List.of(
-            "open items",
-            "next steps",
-            "next move",
-            "next",
-            "todo",
-            "to do",
-            "open questions",
-            "remaining work")) {
-      SECTION_NAMES.put(s, Section.OPEN);
-    }
-    for (String s :
-        List.of(
-            "context files",
-            "files to reload",
-            "files to reload and why",
-            "files",
-            "relevant files",
-            "key files")) {
-      SECTION_NAMES.put(s, Section.FILES);
-    }
-    for (String s : List.of("identifiers", "key identifiers")) {
-      SECTION_NAMES.put(s, Section.IDENTIFIERS);
+    names(Section.OBJECTIVE, "objective", "objectives", "goal", "goals", "task");
+    names(
+        Section.DECISIONS,
+        "key decisions",
+        "decisions",
+        "decisions and constraints",
+        "key decisions and constraints",
+        "constraints");
+    names(
+        Section.STATE,
+        "current state",
+        "state",
+        "work state",
+        "progress",
+        "status",
+        "current status");
+    names(
+        Section.OPEN,
+        "open items",
+        "next steps",
+        "next move",
+        "next",
+        "todo",
+        "to do",
+        "open questions",
+        "remaining work");
+    names(
+        Section.FILES,
+        "context files",
+        "files to reload",
+        "files to reload and why",
+        "files",
+        "relevant files",
+        "key files");
+    names(Section.IDENTIFIERS, "identifiers", "key identifiers");
+  }
+
+  /** Registers the (lower-case) heading titles that name {@code section}. */
+  private static void names(Section section, String... titles) {
+    for (String title : titles) {
+      SECTION_NAMES.put(title, section);
     }
   }
 

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * Mechanical check of a checkpoint against the span it replaces: every identifier (file path, error
@@ -67,29 +68,20 @@ final class CheckpointVerifier {
       return new Verified(cp, List.of(), 0);
     }
     Set<String> shared = new HashSet<>();
+    BiConsumer<String, IdentifierKind> shareKept =
+        (id, kind) -> {
+          String key = comparable(id);
+          if (keptIds.containsKey(key)) {
+            shared.add(key);
+          }
+        };
     for (Message m : covered) {
       if (m.uiOnly()) {
         continue;
       }
-      Identifiers.forEachTyped(
-          m.content(),
-          true,
-          (id, kind) -> {
-            String key = comparable(id);
-            if (keptIds.containsKey(key)) {
-              shared.add(key);
-            }
-          });
+      Identifiers.forEachTyped(m.content(), true, shareKept);
       for (ToolCall c : m.toolCalls()) {
-        Identifiers.forEachTyped(
-            c.arguments(),
-            false,
-            (id, kind) -> {
-              String key = comparable(id);
-              if (keptIds.containsKey(key)) {
-                shared.add(key);
-              }
-            });
+        Identifiers.forEachTyped(c.arguments(), false, shareKept);
       }
     }
     if (shared.isEmpty()) {

@@ -40,8 +40,8 @@ import java.util.Objects;
  * checkpoint is then verified: identifiers of the summarized span that the kept messages refer to
  * and the checkpoint misses are added to it (see {@code CheckpointVerifier}); then an index of the
  * other identifiers of the span that the new view would no longer name (file paths, function and
- * class names, error names, quoted strings), ranked by use and recency, is added within 5 % of the
- * limit (see {@link Identifiers#index}).
+ * class names, error names, quoted strings), ranked by use and recency, is added within a share of
+ * the limit ({@value #INDEX_SHARE}, default 25 %; see {@link Identifiers#index}).
  *
  * <p>With a limit, the view always aims to fit {@code config.limit()}: the tail shrinks first
  * (older steps are summarized into the checkpoint, carrying it forward), then the checkpoint is cut
@@ -49,9 +49,9 @@ import java.util.Objects;
  * CompactionResult#limitations()}, including a view that still cannot fit.
  *
  * <p>Options ({@code extraConfig}): {@value #KEEP_RECENT_TOKENS} (default {@value
- * #DEFAULT_KEEP_RECENT_TOKENS}), {@value #INSTRUCTIONS} (inline instructions) and {@value
- * #COMPACT_INSTRUCTIONS} (project-wide instructions, given first). Thread-safe when its summarizer
- * is.
+ * #DEFAULT_KEEP_RECENT_TOKENS}), {@value #INDEX_SHARE} (the identifier index's share of the limit),
+ * {@value #INSTRUCTIONS} (inline instructions) and {@value #COMPACT_INSTRUCTIONS} (project-wide
+ * instructions, given first). Thread-safe when its summarizer is.
  */
 public final class SummarizeProvider implements ContextProvider {
   /** The registered name. */
@@ -62,6 +62,13 @@ public final class SummarizeProvider implements ContextProvider {
 
   /** Default of {@link #KEEP_RECENT_TOKENS}. */
   public static final int DEFAULT_KEEP_RECENT_TOKENS = 20_000;
+
+  /**
+   * extraConfig key: the share of the limit the checkpoint's identifier index may take, in [0, 1]
+   * (default {@link Identifiers#INDEX_LIMIT_SHARE}); 0 lists no index. A host whose summaries are
+   * re-sent as uncached input (a proxy in front of a prompt cache) may want a smaller index.
+   */
+  public static final String INDEX_SHARE = "identifier_index_share";
 
   /** extraConfig key: inline instructions for the summary. */
   public static final String INSTRUCTIONS = "instructions";
@@ -123,6 +130,7 @@ public final class SummarizeProvider implements ContextProvider {
   public CompactionResult compress(List<Message> messages, CompressionConfig config) {
     List<Message> src = List.copyOf(messages);
     int keepRecent = keepRecentTokens(config);
+    double indexShare = indexShare(config);
     String instructions = instructions(config);
     int n = src.size();
     if (n == 0) {
@@ -319,9 +327,7 @@ public final class SummarizeProvider implements ContextProvider {
     long indexBudget = Identifiers.INDEX_DEFAULT_TOKENS;
     if (limit != null) {
       indexBudget =
-          Math.min(
-              Math.round(Identifiers.INDEX_LIMIT_SHARE * limit),
-              limit - fixed - counter.countMessage(cpMsg));
+          Math.min(Math.round(indexShare * limit), limit - fixed - counter.countMessage(cpMsg));
     }
     List<String> index =
         Identifiers.index(cp.identifiers(), cp.render(), coveredMsgs, kept, indexBudget, counter);
@@ -779,6 +785,34 @@ public final class SummarizeProvider implements ContextProvider {
   }
 
   /** Project-wide instructions, then inline ones, or null when there are none. */
+  /** The {@value #INDEX_SHARE} option, or the default share. */
+  static double indexShare(CompressionConfig config) {
+    Object v = config.extraConfig().get(INDEX_SHARE);
+    if (v == null) {
+      return Identifiers.INDEX_LIMIT_SHARE;
+    }
+    double share;
+    if (v instanceof Number num) {
+      share = num.doubleValue();
+    } else if (v instanceof String s) {
+      try {
+        share = Double.parseDouble(s.strip());
+      } catch (NumberFormatException e) {
+        share = Double.NaN;
+      }
+    } else {
+      share = Double.NaN;
+    }
+    if (!(share >= 0 && share <= 1)) {
+      throw new IllegalArgumentException(
+          "extraConfig "
+              + INDEX_SHARE
+              + " must be a share of the limit in [0, 1], got "
+              + (v instanceof String ? "\"" + v + "\"" : v));
+    }
+    return share;
+  }
+
   static String instructions(CompressionConfig config) {
     String project = text(config, COMPACT_INSTRUCTIONS);
     String inline = text(config, INSTRUCTIONS);

@@ -512,6 +512,48 @@ class SummarizeProviderTest {
   }
 
   @Test
+  void indexShare_boundsTheIndexToItsShare_zeroListsNone_andABadValueIsNamed() {
+    Conv c = new Conv().system("sys").user("Rename the helpers.");
+    for (int i = 0; i < 40; i++) {
+      StringBuilder out = new StringBuilder();
+      for (int j = 0; j < 30; j++) {
+        out.append("def helper_").append(i).append('_').append(j).append("(x):\n");
+      }
+      c.tool("shell", "{\"command\":\"cat mod" + i + ".py\"}", out.toString());
+    }
+    List<Message> m = c.assistant("Done.").build();
+    int limit = 20_000;
+    CompactionResult full = new SummarizeProvider().compress(m, config(limit, 2_000).build());
+    CompactionResult small =
+        new SummarizeProvider().compress(m, withShare(config(limit, 2_000), 0.05).build());
+    CompactionResult none =
+        new SummarizeProvider().compress(m, withShare(config(limit, 2_000), "0").build());
+    String section = checkpointOf(small).content();
+    section = section.substring(section.indexOf("## Identifiers"));
+    assertThat(COUNTER.countText(section)).isLessThanOrEqualTo((int) (0.05 * limit));
+    List<String> all = Checkpoint.parse(checkpointOf(full).content()).identifiers();
+    List<String> fewer = Checkpoint.parse(checkpointOf(small).content()).identifiers();
+    assertThat(fewer).isNotEmpty().hasSizeLessThan(all.size());
+    // the same ranking, cut shorter: every name of the smaller index is in the larger one
+    assertThat(all).containsAll(fewer);
+    // with no index, only the names the verifier adds for the kept messages are listed
+    assertThat(Checkpoint.parse(checkpointOf(none).content()).identifiers())
+        .hasSizeLessThan(fewer.size());
+    assertThat(tokens(none.messages())).isLessThan(tokens(small.messages()));
+
+    assertThatThrownBy(
+            () -> new SummarizeProvider().compress(m, withShare(config(limit, 2_000), 1.5).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(SummarizeProvider.INDEX_SHARE)
+        .hasMessageContaining("1.5");
+  }
+
+  private static CompressionConfig.Builder withShare(CompressionConfig.Builder b, Object share) {
+    return b.extraConfig(
+        Map.of(SummarizeProvider.KEEP_RECENT_TOKENS, 2_000, SummarizeProvider.INDEX_SHARE, share));
+  }
+
+  @Test
   void instructions_projectWideThenInline_reachTheSummarizer() {
     Recording rec = new Recording(new ExtractiveSummarizer());
     CompressionConfig c =

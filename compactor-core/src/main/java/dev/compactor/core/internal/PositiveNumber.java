@@ -1,5 +1,6 @@
-package dev.compactor.core.catalog;
+package dev.compactor.core.internal;
 
+import dev.compactor.core.catalog.InvalidSettingException;
 import java.math.BigDecimal;
 import java.util.Locale;
 

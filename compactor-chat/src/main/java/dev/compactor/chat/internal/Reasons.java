@@ -1,4 +1,4 @@
-package dev.compactor.chat.compaction;
+package dev.compactor.chat.internal;
 
 import java.util.List;
 

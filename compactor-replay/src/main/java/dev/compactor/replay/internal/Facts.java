@@ -1,4 +1,4 @@
-package dev.compactor.replay.facts;
+package dev.compactor.replay.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package dev.compactor.replay.facts;
+package dev.compactor.replay.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

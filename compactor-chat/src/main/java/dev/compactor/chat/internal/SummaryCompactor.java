@@ -1,4 +1,4 @@
-package dev.compactor.chat.compaction;
+package dev.compactor.chat.internal;
 
 import dev.compactor.chat.base.CallUsage;
 import dev.compactor.chat.base.ChatTaskException;

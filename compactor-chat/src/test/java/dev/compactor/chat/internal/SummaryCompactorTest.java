@@ -1,10 +1,10 @@
-package dev.compactor.chat.compaction;
+package dev.compactor.chat.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.chat.base.ChatTaskException;
-import dev.compactor.chat.compaction.SummaryCompactor.Selection;
+import dev.compactor.chat.internal.SummaryCompactor.Selection;
 import dev.compactor.chat.settings.SummarySettings;
 import dev.compactor.chat.settings.SummarySettings.Activation;
 import dev.compactor.chat.settings.SummarySettings.MainSystemMessage;
