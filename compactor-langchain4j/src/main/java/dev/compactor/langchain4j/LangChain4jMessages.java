@@ -1,5 +1,6 @@
 package dev.compactor.langchain4j;
 
+import dev.compactor.chat.memory.ToolCallIds;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.ReasoningBlock;
@@ -60,14 +61,14 @@ public final class LangChain4jMessages {
       if (a.hasToolExecutionRequests()) {
         List<ToolCall> calls = new ArrayList<>();
         for (ToolExecutionRequest r : a.toolExecutionRequests()) {
-          calls.add(new ToolCall(requireId(r.id(), r.name()), r.name(), arguments(r)));
+          calls.add(new ToolCall(ToolCallIds.require(r.id(), r.name()), r.name(), arguments(r)));
         }
         b.toolCalls(calls);
       }
     } else if (m instanceof ToolExecutionResultMessage t) {
       b =
           Message.builder(Role.TOOL)
-              .toolCallId(requireId(t.id(), t.toolName()))
+              .toolCallId(ToolCallIds.require(t.id(), t.toolName()))
               .content(t.text() == null ? "" : t.text());
     } else {
       throw new IllegalArgumentException(
@@ -156,16 +157,5 @@ public final class LangChain4jMessages {
 
   private static String arguments(ToolExecutionRequest r) {
     return r.arguments() == null || r.arguments().isBlank() ? "{}" : r.arguments();
-  }
-
-  private static String requireId(String id, String tool) {
-    if (id == null || id.isBlank()) {
-      throw new IllegalArgumentException(
-          "tool "
-              + tool
-              + ": a tool request or result without an id cannot be paired; a compacting memory"
-              + " needs the ids the model gives its tool calls");
-    }
-    return id;
   }
 }

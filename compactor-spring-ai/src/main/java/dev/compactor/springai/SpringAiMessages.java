@@ -1,5 +1,6 @@
 package dev.compactor.springai;
 
+import dev.compactor.chat.memory.ToolCallIds;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
@@ -46,7 +47,7 @@ public final class SpringAiMessages {
           for (AssistantMessage.ToolCall c : a.getToolCalls()) {
             calls.add(
                 new ToolCall(
-                    requireId(c.id(), c.name()),
+                    ToolCallIds.require(c.id(), c.name()),
                     c.name(),
                     c.arguments() == null || c.arguments().isBlank() ? "{}" : c.arguments()));
           }
@@ -58,7 +59,7 @@ public final class SpringAiMessages {
         for (ToolResponseMessage.ToolResponse r : t.getResponses()) {
           out.add(
               Message.builder(Role.TOOL)
-                  .toolCallId(requireId(r.id(), r.name()))
+                  .toolCallId(ToolCallIds.require(r.id(), r.name()))
                   .content(text(r.responseData()))
                   .metadata(
                       new MessageMetadata(
@@ -124,16 +125,5 @@ public final class SpringAiMessages {
 
   private static String text(String s) {
     return s == null ? "" : s;
-  }
-
-  private static String requireId(String id, String tool) {
-    if (id == null || id.isBlank()) {
-      throw new IllegalArgumentException(
-          "tool "
-              + tool
-              + ": a tool call or result without an id cannot be paired; compaction needs the ids"
-              + " the model gives its tool calls");
-    }
-    return id;
   }
 }

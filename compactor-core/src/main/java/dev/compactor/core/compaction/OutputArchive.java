@@ -8,7 +8,9 @@ import dev.compactor.core.message.Message;
  * writing {@code tool-outputs/} files and naming the master message's byte range; the returned text
  * goes into the stub that replaces the content.
  *
- * <p>Implementations must be thread-safe and durable before returning.
+ * <p>Implementations must be thread-safe, and what they save durable before returning or, in a
+ * store of views, at the latest before a view naming it is committed (the conversation store
+ * flushes the saves of a compaction together, when its view is committed).
  */
 public interface OutputArchive {
 

@@ -6,6 +6,7 @@ import dev.compactor.core.message.MessageId;
 import dev.compactor.core.view.View;
 import dev.compactor.core.view.ViewEntry;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -52,6 +53,7 @@ public final class ViewBuilder {
     for (int i = 0; i < currentMessages.size(); i++) {
       sourceIndex.put(currentMessages.get(i).id(), i);
     }
+    MasterOrder order = new MasterOrder(current);
     List<ViewEntry> out = new ArrayList<>(result.messages().size());
     Set<MessageId> used = new LinkedHashSet<>();
     int lastKept = -1; // index in the source of the last source message kept or covered
@@ -101,7 +103,7 @@ public final class ViewBuilder {
       if (!used.add(synthesized.id())) {
         throw new CompactorException("compaction result repeats message " + synthesized.id());
       }
-      out.add(new ViewEntry.Synthesized(synthesized, sortedByMaster(covers, current)));
+      out.add(new ViewEntry.Synthesized(synthesized, order.sorted(covers)));
     }
     return new View(viewId, out);
   }
@@ -132,16 +134,60 @@ public final class ViewBuilder {
     return ((ViewEntry.Synthesized) e).covers();
   }
 
-  /** Covers in the order their entries appear in the current view (which is master order). */
-  private static List<MessageId> sortedByMaster(Set<MessageId> covers, View current) {
-    List<MessageId> ordered = new ArrayList<>(covers.size());
-    for (ViewEntry e : current.entries()) {
-      for (MessageId id : coversOf(e)) {
-        if (covers.contains(id)) {
-          ordered.add(id);
+  /**
+   * The order of the master ids the current view covers (which is master order): its entries, then
+   * each entry's covers. Indexed once per build, so that ordering the covers of every rewritten
+   * message costs their number, not the size of the view.
+   */
+  private static final class MasterOrder {
+    private final View current;
+    private final Map<MessageId, Integer> position = new HashMap<>();
+    private final boolean repeats;
+
+    MasterOrder(View current) {
+      this.current = current;
+      boolean repeated = false;
+      int at = 0;
+      for (ViewEntry e : current.entries()) {
+        for (MessageId id : coversOf(e)) {
+          repeated |= position.putIfAbsent(id, at++) != null;
         }
       }
+      this.repeats = repeated;
     }
-    return ordered;
+
+    /** {@code covers} in the order they appear in the current view. */
+    List<MessageId> sorted(Set<MessageId> covers) {
+      if (repeats) {
+        return scan(covers); // an id covered twice is listed once per place it is covered
+      }
+      long[] keys = new long[covers.size()];
+      MessageId[] ids = covers.toArray(new MessageId[0]);
+      int n = 0;
+      for (int i = 0; i < ids.length; i++) {
+        Integer p = position.get(ids[i]);
+        if (p != null) {
+          keys[n++] = ((long) p << 32) | i;
+        }
+      }
+      Arrays.sort(keys, 0, n);
+      List<MessageId> ordered = new ArrayList<>(n);
+      for (int k = 0; k < n; k++) {
+        ordered.add(ids[(int) keys[k]]);
+      }
+      return ordered;
+    }
+
+    private List<MessageId> scan(Set<MessageId> covers) {
+      List<MessageId> ordered = new ArrayList<>(covers.size());
+      for (ViewEntry e : current.entries()) {
+        for (MessageId id : coversOf(e)) {
+          if (covers.contains(id)) {
+            ordered.add(id);
+          }
+        }
+      }
+      return ordered;
+    }
   }
 }

@@ -177,7 +177,7 @@ final class CachingTokenCounter implements TokenCounter {
       return cached;
     }
     int count;
-    if (shared != null) {
+    if (shared != null && shared.enabled()) {
       TokenCountCache.Key key = key(message);
       Integer hit = shared.get(key);
       if (hit != null) {

@@ -28,7 +28,19 @@ public final class TokenCounters {
   /** Entries of the LRU (keyed by counter name + content hash) shared by the BPE counters. */
   public static final int SHARED_CACHE_CAPACITY = 100_000;
 
-  static final TokenCountCache SHARED_CACHE = new TokenCountCache(SHARED_CACHE_CAPACITY);
+  /**
+   * System property that turns the shared content-hash cache off when it is {@code false}, for a
+   * process that counts each message once (a one-shot command): there no lookup can hit, and in a
+   * fresh JVM hashing a message costs about as much as tokenizing it. The {@code compactor}
+   * launcher sets it for its short commands. Counts are the same either way.
+   */
+  static final String SHARED_CACHE_PROPERTY = "compactor.tokens.sharedCache";
+
+  static final TokenCountCache SHARED_CACHE =
+      new TokenCountCache(
+          "false".equalsIgnoreCase(System.getProperty(SHARED_CACHE_PROPERTY, "").trim())
+              ? 0
+              : SHARED_CACHE_CAPACITY);
 
   private TokenCounters() {}
 

@@ -233,6 +233,41 @@ class TokenCountersTest {
   }
 
   @Test
+  void aSharedCacheOfCapacityZero_keepsNothing_andTheCountsStayTheSame() throws Exception {
+    TokenCountCache off = new TokenCountCache(0);
+    assertThat(off.enabled()).isFalse();
+    off.put(new TokenCountCache.Key("c", 1, 1), 1);
+    assertThat(off.get(new TokenCountCache.Key("c", 1, 1))).isNull();
+
+    List<String> tokenized = new ArrayList<>();
+    BpeTokenizer bpe = BpeTokenizer.of(BpeTokenizer.Encoding.O200K_BASE);
+    TokenCounter unhashed =
+        new CachingTokenCounter(
+            "o200k_base-unhashed",
+            TokenizerFamily.O200K_BASE,
+            text -> {
+              tokenized.add(text);
+              return bpe.count(text);
+            },
+            MessageOverhead.OPENAI,
+            off);
+    List<Message> messages = new ArrayList<>();
+    for (String line :
+        java.nio.file.Files.readAllLines(
+            java.nio.file.Path.of("../examples/agent-session.jsonl"))) {
+      messages.add(Message.builder(Role.USER).content(line).build());
+    }
+    int[] expected = TokenCounters.o200k().countEach(messages);
+    assertThat(unhashed.countEach(messages)).isEqualTo(expected);
+    // The same content under another id: without the shared level it is tokenized again.
+    Message copy = messages.get(0).toBuilder().id("another-id").build();
+    tokenized.clear();
+    assertThat(unhashed.countMessage(copy)).isEqualTo(expected[0]);
+    assertThat(tokenized).containsExactly(copy.content());
+    assertThat(off.size()).isZero();
+  }
+
+  @Test
   void countText_shortTextsAreTokenizedOnceLongOnesEveryTime() {
     List<String> encoded = new ArrayList<>();
     TokenCounter counter = countingCounter(encoded);

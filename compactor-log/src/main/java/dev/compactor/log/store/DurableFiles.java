@@ -1,6 +1,7 @@
 package dev.compactor.log.store;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -9,7 +10,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
@@ -26,6 +35,21 @@ final class DurableFiles {
    * @throws LogIOException naming the file when writing fails (the old content is then kept)
    */
   static void writeAtomically(Path target, byte[] data) {
+    write(target, data, true);
+  }
+
+  /**
+   * Replaces {@code target} with {@code data} atomically for readers, like {@link
+   * #writeAtomically}, but leaves making it durable to a later {@link #syncAll} of the file: a
+   * crash before that may leave the file empty or short.
+   *
+   * @throws LogIOException naming the file when writing fails (the old content is then kept)
+   */
+  static void writeUnsynced(Path target, byte[] data) {
+    write(target, data, false);
+  }
+
+  private static void write(Path target, byte[] data, boolean durable) {
     Path dir = target.toAbsolutePath().getParent();
     byte[] nonce = new byte[8];
     ThreadLocalRandom.current().nextBytes(nonce);
@@ -35,14 +59,18 @@ final class DurableFiles {
       try (FileChannel ch =
           FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         writeFully(ch, ByteBuffer.wrap(data), 0);
-        ch.force(true);
+        if (durable) {
+          ch.force(true);
+        }
       }
       try {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
       }
-      syncDirectory(dir);
+      if (durable) {
+        syncDirectory(dir);
+      }
     } catch (IOException e) {
       try {
         Files.deleteIfExists(temp);
@@ -50,6 +78,68 @@ final class DurableFiles {
         // the temp file is removed on the next open (deleteTempFiles)
       }
       throw new LogIOException(target, "write", e);
+    }
+  }
+
+  /** Files flushed at once by {@link #syncAll}: the disk merges flushes that wait together. */
+  private static final int SYNC_THREADS = 8;
+
+  /**
+   * Makes files written by {@link #writeUnsynced} durable, with their directory entries: the files
+   * are flushed on up to {@value #SYNC_THREADS} threads at once, so that the file system commits
+   * them together (a hundred flushes one after another cost a hundred disk round trips), then each
+   * directory once.
+   *
+   * @throws LogIOException naming a file that cannot be flushed
+   */
+  static void syncAll(List<Path> files) {
+    if (files.isEmpty()) {
+      return;
+    }
+    int threads = Math.min(SYNC_THREADS, files.size());
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "compactor-sync");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Future<?>> flushes = new ArrayList<>(files.size());
+      for (Path f : files) {
+        flushes.add(pool.submit(() -> syncFile(f)));
+      }
+      for (int i = 0; i < flushes.size(); i++) {
+        try {
+          flushes.get(i).get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException r) {
+            throw r; // syncFile's LogIOException
+          }
+          throw (Error) e.getCause();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new LogIOException(
+              files.get(i), "flush", new InterruptedIOException("interrupted while flushing"));
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    Set<Path> dirs = new LinkedHashSet<>();
+    for (Path f : files) {
+      dirs.add(f.toAbsolutePath().getParent());
+    }
+    dirs.forEach(DurableFiles::syncDirectory);
+  }
+
+  private static Void syncFile(Path file) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ch.force(true);
+      return null;
+    } catch (IOException e) {
+      throw new LogIOException(file, "flush", e);
     }
   }
 

@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
  * tool-outputs/compaction/}, and the reference names that file by its path relative to the
  * conversation directory (never an absolute local path: the directory may be moved or shared), the
  * master message(s) and their byte ranges in {@code conversation.jsonl}, so both a person and a
- * recall tool can get the exact original back. Thread-safe (the conversation serializes writes).
+ * recall tool can get the exact original back. The files are made durable together before the next
+ * view is committed ({@link StoredConversation#switchTo}), so that the saves of one compaction
+ * share their disk flushes. Thread-safe (the conversation serializes writes).
  */
 public final class StoredArchive implements OutputArchive {
   static final String CATEGORY = "compaction";
@@ -24,7 +26,7 @@ public final class StoredArchive implements OutputArchive {
 
   @Override
   public String save(Message source, String content) {
-    var file = conversation.saveToolOutput(content, CATEGORY);
+    var file = conversation.saveToolOutputUnsynced(content, CATEGORY);
     String where;
     try {
       List<MessageRange> ranges = conversation.recoveryRanges(source.id());

@@ -120,6 +120,10 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final Object toolOutputLock = new Object();
+
+  /** Tool outputs saved by {@link #saveToolOutputUnsynced} and not yet flushed (toolOutputLock). */
+  private final List<Path> unsyncedToolOutputs = new ArrayList<>();
+
   private JsonlMasterLog log;
   private ViewStore views;
   private InMemoryConversation conversation;
@@ -346,6 +350,7 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   public synchronized void switchTo(View next) {
     Objects.requireNonNull(next, "view");
     checkWritable();
+    syncToolOutputs(); // the files its stubs name, before the view that names them
     List<View> before = conversation.views();
     conversation.switchTo(next);
     Map<MessageId, List<MessageRange>> ranges = new HashMap<>();
@@ -489,6 +494,39 @@ public final class StoredConversation implements Conversation, AutoCloseable {
    * @throws LogIOException when the file cannot be written
    */
   public Path saveToolOutput(String content, String category) {
+    return saveToolOutput(content, category, true);
+  }
+
+  /**
+   * Like {@link #saveToolOutput(String, String)}, but made durable only before the next view is
+   * committed ({@link #switchTo}) or when the conversation is closed: the saves of one compaction
+   * then share their disk flushes, and a view never names a file that a crash could lose. The
+   * {@link StoredArchive} saves this way.
+   */
+  Path saveToolOutputUnsynced(String content, String category) {
+    return saveToolOutput(content, category, false);
+  }
+
+  /** The tool outputs saved by {@link #saveToolOutputUnsynced} and not flushed yet, in order. */
+  List<Path> unsyncedToolOutputs() {
+    synchronized (toolOutputLock) {
+      return List.copyOf(unsyncedToolOutputs);
+    }
+  }
+
+  /** Flushes the tool outputs saved by {@link #saveToolOutputUnsynced} so far. */
+  private void syncToolOutputs() {
+    List<Path> files;
+    synchronized (toolOutputLock) {
+      files = List.copyOf(unsyncedToolOutputs);
+    }
+    DurableFiles.syncAll(files);
+    synchronized (toolOutputLock) {
+      unsyncedToolOutputs.removeAll(files);
+    }
+  }
+
+  private Path saveToolOutput(String content, String category, boolean durable) {
     Objects.requireNonNull(content, "content");
     if (category != null
         && (!category.matches("[A-Za-z0-9._-]{1,64}")
@@ -513,10 +551,19 @@ public final class StoredConversation implements Conversation, AutoCloseable {
         for (int n = 1; ; n++) {
           Path file = target.resolve(n == 1 ? base + ".txt" : base + "-" + n + ".txt");
           if (!Files.exists(file)) {
-            DurableFiles.writeAtomically(file, bytes);
+            if (durable) {
+              DurableFiles.writeAtomically(file, bytes);
+            } else {
+              DurableFiles.writeUnsynced(file, bytes);
+              unsyncedToolOutputs.add(file);
+            }
             return file;
           }
           if (Arrays.equals(Files.readAllBytes(file), bytes)) {
+            if (durable && unsyncedToolOutputs.contains(file)) {
+              DurableFiles.syncAll(List.of(file));
+              unsyncedToolOutputs.remove(file);
+            }
             return file;
           }
         }
@@ -568,6 +615,14 @@ public final class StoredConversation implements Conversation, AutoCloseable {
       return;
     }
     closed = true;
+    try {
+      syncToolOutputs();
+    } finally {
+      closeFiles();
+    }
+  }
+
+  private void closeFiles() {
     if (views != null) {
       views.close();
     }

@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
+import dev.compactor.core.view.View;
+import dev.compactor.core.view.ViewEntry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -43,6 +49,52 @@ class StoredArchiveTest {
               Integer.parseInt(range.group(2)) - Integer.parseInt(range.group(1)),
               StandardCharsets.UTF_8);
       assertThat(line).contains("\"id\":\"u2\"").contains("long output ✓");
+    }
+  }
+
+  /** A fixed clock: saves of equal content share one file. */
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC);
+
+  @Test
+  void save_isFlushedBeforeTheViewThatNamesItIsCommitted() throws Exception {
+    try (StoredConversation c =
+        StoredConversation.open(dir.resolve("conv").toAbsolutePath(), CLOCK)) {
+      Message out = Message.builder(Role.USER).id("u1").content("a long output").build();
+      c.append(out);
+      StoredArchive archive = new StoredArchive(c);
+      String first = archive.save(out, "the middle of a long output");
+      String second = archive.save(out, "another middle");
+      assertThat(c.unsyncedToolOutputs())
+          .as("a compaction's saves wait to be flushed together")
+          .containsExactly(archive.savedFile(first), archive.savedFile(second));
+      assertThat(Files.readString(archive.savedFile(first)))
+          .as("readable at once")
+          .isEqualTo("the middle of a long output");
+
+      Message stub = Message.builder(Role.USER).id("u1~stub").content(first).build();
+      c.switchTo(
+          new View(c.nextViewId(), List.of(new ViewEntry.Synthesized(stub, List.of(out.id())))));
+      assertThat(c.unsyncedToolOutputs()).as("flushed before the view was committed").isEmpty();
+      assertThat(Files.readString(archive.savedFile(second))).isEqualTo("another middle");
+    }
+  }
+
+  @Test
+  void saveToolOutput_ofContentSavedUnflushed_flushesThatFile_andCloseFlushesTheRest()
+      throws Exception {
+    try (StoredConversation c =
+        StoredConversation.open(dir.resolve("conv").toAbsolutePath(), CLOCK)) {
+      Message out = Message.builder(Role.USER).id("u1").content("output").build();
+      c.append(out);
+      StoredArchive archive = new StoredArchive(c);
+      Path saved = archive.savedFile(archive.save(out, "same content"));
+      Path other = archive.savedFile(archive.save(out, "other content"));
+      assertThat(c.saveToolOutput("same content", StoredArchive.CATEGORY)).isEqualTo(saved);
+      assertThat(c.unsyncedToolOutputs()).as("durable on return").containsExactly(other);
+      c.close();
+      assertThat(c.unsyncedToolOutputs()).isEmpty();
+      assertThat(Files.readString(other)).isEqualTo("other content");
     }
   }
 }

@@ -299,14 +299,24 @@ abstract class ProxyOpsContract {
     assertThat(f.model.rejections()).isEmpty();
   }
 
-  @Test
-  void aConfiguredSummaryModelWritesTheSummary() {
-    ProxySettings p =
-        new ProxySettings(BudgetSetting.of("1500", "test"), null, "local/summarizer", Map.of());
-    start(Map.of("openai", p));
+  /**
+   * Starts the proxy with {@code summaryModel} as the summary model of {@code openai} at a budget
+   * of 1,500 and sends a chat long enough to be summarized: the answer says {@code summarized}.
+   */
+  private Answer summarizedWith(String summaryModel) {
+    start(
+        Map.of(
+            "openai",
+            new ProxySettings(BudgetSetting.of("1500", "test"), null, summaryModel, Map.of())));
     Answer a = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 150).toString());
     assertThat(a.status()).as(a.body()).isEqualTo(200);
     assertThat(a.header(ProxyRoutes.ACTION)).isEqualTo("summarized");
+    return a;
+  }
+
+  @Test
+  void aConfiguredSummaryModelWritesTheSummary() {
+    Answer a = summarizedWith("local/summarizer");
     assertThat(a.header(ProxyRoutes.REASON)).isNull();
     List<RecordedRequest> summaries =
         f.model.requests().stream().filter(r -> r.body().contains(SUMMARY_PROMPT)).toList();
@@ -318,12 +328,7 @@ abstract class ProxyOpsContract {
 
   @Test
   void aFailingSummaryModelFallsBackToTheExtractiveSummaryAndSaysSo() {
-    ProxySettings p =
-        new ProxySettings(BudgetSetting.of("1500", "test"), null, "local/missing", Map.of());
-    start(Map.of("openai", p));
-    Answer a = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 150).toString());
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    assertThat(a.header(ProxyRoutes.ACTION)).isEqualTo("summarized");
+    Answer a = summarizedWith("local/missing");
     assertThat(a.header(ProxyRoutes.REASON))
         .startsWith("summary model local/missing failed")
         .endsWith("the extractive summary was used");
