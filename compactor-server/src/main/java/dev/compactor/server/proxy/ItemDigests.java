@@ -111,9 +111,22 @@ final class ItemDigests {
 
   /** The chain digests of {@code items}: element {@code i} covers items {@code 0..i}. */
   static List<String> chain(List<JsonNode> items) {
+    return chain(items, List.of());
+  }
+
+  /**
+   * As {@link #chain(List)}, given the chain of the first {@code prefix.size()} items (known from
+   * an earlier request with the same leading items): only the items after them are digested.
+   */
+  static List<String> chain(List<JsonNode> items, List<String> prefix) {
+    if (prefix.size() > items.size()) {
+      throw new IllegalArgumentException(
+          "a chain of " + prefix.size() + " items given for " + items.size() + " items");
+    }
     List<String> out = new ArrayList<>(items.size());
-    String prev = "";
-    for (JsonNode item : items) {
+    out.addAll(prefix);
+    String prev = prefix.isEmpty() ? "" : prefix.get(prefix.size() - 1);
+    for (JsonNode item : items.subList(prefix.size(), items.size())) {
       String digest = of(item); // before taking the digester: of() uses (and resets) it too
       MessageDigest md = sha256();
       md.update(prev.getBytes(StandardCharsets.US_ASCII));

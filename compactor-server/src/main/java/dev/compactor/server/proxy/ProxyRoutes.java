@@ -27,6 +27,7 @@ import dev.compactor.core.view.Conversation;
 import dev.compactor.core.view.ViewValidator;
 import dev.compactor.models.ProviderErrors;
 import dev.compactor.server.ProxySettings;
+import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Upstream;
 import dev.compactor.wire.json.Json;
 import io.javalin.config.RoutesConfig;
@@ -111,6 +112,7 @@ public final class ProxyRoutes {
   private final Map<String, Planner> compactors = new ConcurrentHashMap<>();
   private final ProxyMetrics metrics;
   private final ChatModelFactory summaryModels;
+  private final ChainMemo chains = new ChainMemo(ChainMemo.DEFAULT_MAX_BYTES);
 
   /**
    * @param upstreams the configured upstreams by name
@@ -354,7 +356,7 @@ public final class ProxyRoutes {
       noUpstream(ctx);
       return;
     }
-    byte[] raw = ctx.bodyAsBytes();
+    byte[] raw = body(ctx);
     Plan plan;
     try {
       plan = plan(ctx, api, raw, t);
@@ -394,6 +396,20 @@ public final class ProxyRoutes {
     }
   }
 
+  /**
+   * The request body: with a {@code Content-Length} within the proxy's limit, read straight into an
+   * array of that length (Javalin's {@code bodyAsBytes} grows a buffer from a few bytes, 8 KB at a
+   * time, and copies it once more at the end: for a long conversation, several copies of it);
+   * otherwise as Javalin reads it, with its limit.
+   */
+  private static byte[] body(Context ctx) throws IOException {
+    long length = ctx.req().getContentLengthLong();
+    if (length < 0 || length > ServerSettings.PROXY_MAX_BODY_BYTES) {
+      return ctx.bodyAsBytes();
+    }
+    return ctx.req().getInputStream().readNBytes((int) length);
+  }
+
   private void forwardUnchanged(Context ctx, Target t, String suffix, byte[] raw, String reason)
       throws IOException {
     Headers h = new Headers("passthrough", null, -1, -1);
@@ -411,7 +427,8 @@ public final class ProxyRoutes {
   }
 
   private Plan plan(Context ctx, WireApi api, byte[] raw, Target t) throws WireApi.Unreadable {
-    JsonNode body = parseBody(raw);
+    ParsedBody parsed = ParsedBody.parse(raw);
+    JsonNode body = parsed.root;
     Plan p = new Plan();
     p.api = api;
     p.body = body;
@@ -430,7 +447,7 @@ public final class ProxyRoutes {
     p.model = model;
     p.target = t;
     p.tenant = tenantOf.apply(ctx);
-    p.chain = ItemDigests.chain(p.items);
+    p.chain = chains.chain(parsed, p.items);
     Upstream configured = upstreams.get(t.name());
     p.policy = (configured == null ? ProxySettings.NONE : configured.proxy()).forModel(model);
     String header = ctx.header(BUDGET);
@@ -600,16 +617,13 @@ public final class ProxyRoutes {
         }
       }
     } else {
+      // The request's last chain digests first: a stored conversation continued there is longer
+      // than any that ends earlier, so the earlier ones are looked up only when none is.
       int k = p.items.size();
-      List<ProxyStore.Conversation> candidates =
-          store.byLastDigest(p.tenant, p.api.name(), p.session, p.chain);
-      for (ProxyStore.Conversation c : candidates) {
-        if (continues(c, p) && (found == null || c.lastLength() > found.lastLength())) {
-          found = c;
-        }
-      }
-      if (found != null && found.lastLength() > k) {
-        found = null;
+      int split = Math.max(0, k - RECENT_DIGESTS);
+      found = longestContinued(p, p.chain.subList(split, k));
+      if (found == null && split > 0) {
+        found = longestContinued(p, p.chain.subList(0, split));
       }
     }
     if (found != null) {
@@ -639,6 +653,28 @@ public final class ProxyRoutes {
                 .orElse(null);
       }
     }
+  }
+
+  /**
+   * Chain digests looked up first when a request is matched by content: a conversation continued
+   * within its last few items (the reply's echo and a new message, a round of tool results).
+   */
+  private static final int RECENT_DIGESTS = 16;
+
+  /**
+   * Of the stored conversations (of the request's tenant, format and session) whose last request
+   * ended in one of {@code digests}, the longest the request continues (of equal ones, the most
+   * recently updated), or null.
+   */
+  private ProxyStore.Conversation longestContinued(Plan p, List<String> digests) {
+    ProxyStore.Conversation found = null;
+    for (ProxyStore.Conversation c :
+        store.byLastDigest(p.tenant, p.api.name(), p.session, digests)) {
+      if (continues(c, p) && (found == null || c.lastLength() > found.lastLength())) {
+        found = c;
+      }
+    }
+    return found;
   }
 
   /**
@@ -959,8 +995,9 @@ public final class ProxyRoutes {
         JsonNode item = p.items.get(i);
         log.add(new ProxyStore.LogEntry("client", ItemDigests.of(item), Json.write(item)));
       }
+      String replyJson = reply == null ? null : Json.write(reply);
       if (reply != null) {
-        log.add(new ProxyStore.LogEntry("reply", ItemDigests.of(reply), Json.write(reply)));
+        log.add(new ProxyStore.LogEntry("reply", ItemDigests.of(reply), replyJson));
       }
       int k = p.items.size();
       String viewJson = null;
@@ -979,7 +1016,7 @@ public final class ProxyRoutes {
               p.forkedFrom,
               k,
               p.chain.get(k - 1),
-              reply == null ? null : Json.write(reply),
+              replyJson,
               viewJson,
               null,
               p.view == null ? 0 : p.covered,
@@ -1097,16 +1134,6 @@ public final class ProxyRoutes {
     ObjectNode o = Json.object();
     o.putObject("error").put("code", code).put("message", message);
     ctx.status(status).contentType("application/json").result(Json.write(o));
-  }
-
-  /** The body as JSON, or null when it is not JSON (parsed from the bytes, not copied to text). */
-  private static JsonNode parseBody(byte[] raw) {
-    try {
-      JsonNode n = Json.MAPPER.readTree(raw);
-      return n == null || n.isMissingNode() ? null : n;
-    } catch (IOException e) {
-      return null;
-    }
   }
 
   private static byte[] bytes(JsonNode node) {

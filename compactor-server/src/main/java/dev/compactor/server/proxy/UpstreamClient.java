@@ -6,11 +6,21 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sends one request to an upstream with the JDK's HTTP client (HTTP/1.1, no redirects followed) and
@@ -92,16 +102,116 @@ final class UpstreamClient {
       throws IOException, InterruptedException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(uri)
-            .timeout(timeout)
             .method(
                 method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofByteArray(body));
+                body == null ? HttpRequest.BodyPublishers.noBody() : new BytesPublisher(body));
     for (String[] h : headers) {
       b.header(h[0], h[1]);
     }
-    HttpResponse<InputStream> r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    // The wait for the answer's head is timed here, by this thread, rather than with the
+    // request's own timeout: the HTTP client keeps those in one timer queue under one lock, which
+    // every request in flight takes twice, a point where concurrent requests queue.
+    CompletableFuture<HttpResponse<InputStream>> pending =
+        http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> r;
+    try {
+      r = pending.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      pending.cancel(true);
+      throw new HttpTimeoutException("request timed out");
+    } catch (InterruptedException e) {
+      pending.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(cause == null ? e : cause);
+    }
     return new Answer(r.statusCode(), r.headers().map(), r.body());
+  }
+
+  /**
+   * A request body sent from the array as it is, in slices of it: the JDK's {@code
+   * BodyPublishers.ofByteArray} copies the whole body into new 16 KB buffers first, for a long
+   * conversation hundreds of kilobytes per request. The array must not change while it is sent.
+   */
+  static final class BytesPublisher implements HttpRequest.BodyPublisher {
+    /** Bytes per slice handed to the client. */
+    static final int SLICE = 64 * 1024;
+
+    private final byte[] body;
+
+    BytesPublisher(byte[] body) {
+      this.body = Objects.requireNonNull(body, "body");
+    }
+
+    @Override
+    public long contentLength() {
+      return body.length;
+    }
+
+    @Override
+    public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
+      subscriber.onSubscribe(new Slices(body, subscriber));
+    }
+
+    /** One subscription: the slices from the first, as many as requested, then completion. */
+    private static final class Slices implements Flow.Subscription {
+      private final byte[] body;
+      private final Flow.Subscriber<? super ByteBuffer> subscriber;
+      private final AtomicLong demand = new AtomicLong();
+      private final AtomicInteger draining = new AtomicInteger();
+      private volatile boolean done;
+      private int next; // the offset of the next slice; only the draining thread touches it
+
+      Slices(byte[] body, Flow.Subscriber<? super ByteBuffer> subscriber) {
+        this.body = body;
+        this.subscriber = subscriber;
+      }
+
+      @Override
+      public void request(long n) {
+        if (done) {
+          return;
+        }
+        if (n <= 0) {
+          done = true;
+          subscriber.onError(
+              new IllegalArgumentException("a subscriber requested " + n + " slices (§3.9)"));
+          return;
+        }
+        demand.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
+        drain();
+      }
+
+      /**
+       * Hands out what is requested; a request made meanwhile (from onNext) loops here once more.
+       */
+      private void drain() {
+        if (draining.getAndIncrement() != 0) {
+          return;
+        }
+        do {
+          while (!done && next < body.length && demand.get() > 0) {
+            int len = Math.min(SLICE, body.length - next);
+            ByteBuffer slice = ByteBuffer.wrap(body, next, len).slice();
+            next += len;
+            demand.decrementAndGet();
+            subscriber.onNext(slice);
+          }
+          if (!done && next >= body.length) {
+            done = true;
+            subscriber.onComplete();
+          }
+        } while (draining.decrementAndGet() != 0);
+      }
+
+      @Override
+      public void cancel() {
+        done = true;
+      }
+    }
   }
 }

@@ -11,8 +11,6 @@ import dev.compactor.wire.json.Json;
 import dev.compactor.wire.openai.ChatCompletionsMessages;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The request formats the proxy compacts, and what it needs of each: the client's <em>items</em> of
@@ -32,9 +30,6 @@ enum WireApi {
 
   /** Text of the user turn put first when a compacted Anthropic view would start otherwise. */
   static final String LEADING_USER_TEXT = "(Earlier messages of this conversation were compacted.)";
-
-  private static final Pattern CHAT_ID = Pattern.compile("msg-(\\d+)");
-  private static final Pattern TURN_ID = Pattern.compile("msg-(\\d+)(?:-result-\\d+)?");
 
   /** The provider part of catalog model names ({@code openai/…}, {@code anthropic/…}). */
   final String provider;
@@ -232,12 +227,51 @@ enum WireApi {
     if (this == ANTHROPIC_MESSAGES && id.equals("system")) {
       return system ? 0 : -1;
     }
-    Matcher matcher = (this == CHAT_COMPLETIONS ? CHAT_ID : TURN_ID).matcher(id);
-    if (!matcher.matches()) {
+    int n = messageNumber(id, this != CHAT_COMPLETIONS);
+    if (n < 0) {
       return -1;
     }
-    int i = Integer.parseInt(matcher.group(1)) + (this == ANTHROPIC_MESSAGES && system ? 1 : 0);
+    int i = n + (this == ANTHROPIC_MESSAGES && system ? 1 : 0);
     return i < items.size() ? i : -1;
+  }
+
+  /**
+   * The number of an id {@code msg-<n>} (with {@code results}, also {@code msg-<n>-result-<m>}), or
+   * -1 for any other id or a number beyond {@code int}; what the regular expressions {@code
+   * msg-(\d+)} and {@code msg-(\d+)(?:-result-\d+)?} match, without one per message (this runs for
+   * every message of every request).
+   */
+  static int messageNumber(String id, boolean results) {
+    if (!id.startsWith("msg-")) {
+      return -1;
+    }
+    int end = digits(id, 4);
+    if (end == 4) {
+      return -1;
+    }
+    if (end < id.length()) {
+      if (!results || !id.startsWith("-result-", end)) {
+        return -1;
+      }
+      int last = digits(id, end + 8);
+      if (last == end + 8 || last != id.length()) {
+        return -1;
+      }
+    }
+    try {
+      return Integer.parseInt(id, 4, end, 10);
+    } catch (NumberFormatException e) {
+      return -1; // as Integer.parseInt of the regular expression's group
+    }
+  }
+
+  /** The end of the run of ASCII digits in {@code s} from {@code from}. */
+  private static int digits(String s, int from) {
+    int i = from;
+    while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+      i++;
+    }
+    return i;
   }
 
   /**

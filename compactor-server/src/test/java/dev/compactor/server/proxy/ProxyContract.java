@@ -208,6 +208,46 @@ abstract class ProxyContract extends ProxyServerContract {
   }
 
   @Test
+  void aRequestThatAddsManyItemsAtOnceStillContinuesItsConversation() {
+    ObjectNode body = chat("gpt-4o", "system", "S", "user", "one");
+    Answer first = f.post("/v1/chat/completions", body.toString());
+    String conv = first.header("x-compactor-conversation");
+    ArrayNode messages = (ArrayNode) body.get("messages");
+    messages.add(first.json().at("/choices/0/message"));
+    for (int i = 0; i < 30; i++) {
+      messages.addObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", "m" + i);
+    }
+    Answer second = f.post("/v1/chat/completions", body.toString());
+    assertThat(second.header("x-compactor-conversation")).isEqualTo(conv);
+    assertThat(f.proxyStore.log(conv)).hasSize(3 + 31 + 1);
+  }
+
+  @Test
+  void aOneByteChangeInAnOldMessageForksAsAnyEdit() {
+    ObjectNode body = chat("gpt-4o", "system", "S", "user", "one");
+    for (int i = 0; i < 20; i++) {
+      body.withArray("messages")
+          .addObject()
+          .put("role", i % 2 == 0 ? "assistant" : "user")
+          .put("content", "message number " + i + " of a long history");
+    }
+    Answer first = f.post("/v1/chat/completions", body.toString());
+    String conv = first.header("x-compactor-conversation");
+    body.withArray("messages").add(first.json().at("/choices/0/message"));
+    body.withArray("messages").addObject().put("role", "user").put("content", "next");
+    String next = body.toString();
+    // the same request with one byte changed in message 5: same length, same shape
+    String edited = next.replace("message number 5 of", "message number 6 of");
+    assertThat(edited).isNotEqualTo(next).hasSameSizeAs(next);
+    Answer forked = f.post("/v1/chat/completions", edited);
+    assertThat(forked.header("x-compactor-conversation")).isNotEqualTo(conv);
+    Answer continued = f.post("/v1/chat/completions", next);
+    assertThat(continued.header("x-compactor-conversation")).isEqualTo(conv);
+    assertThat(f.proxyStore.log(forked.header("x-compactor-conversation")).get(7).body())
+        .contains("message number 6 of");
+  }
+
+  @Test
   void twoConversationsSharingTheirFirstRequestDoNotCollide() {
     f.model.enqueue(Reply.text("reply A"), Reply.text("reply B"));
     ObjectNode a = chat("gpt-4o", "system", "Shared system prompt", "user", "Hello");

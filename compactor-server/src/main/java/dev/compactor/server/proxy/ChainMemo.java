@@ -1,0 +1,193 @@
+package dev.compactor.server.proxy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The chain digests of recent requests ({@link ItemDigests#chain}), kept with the bytes their items
+ * were read from, so that a request whose leading items are byte for byte those of a kept request
+ * (the next turn of a conversation: the history so far, then a few new items) takes their chain
+ * digests as they are and digests only its new items.
+ *
+ * <p>Exact: a kept prefix is used only after every one of its items has been compared, byte range
+ * against byte range, with the request's (and, for an item the format wraps, such as Anthropic's
+ * {@code system}, the wrapping field's name); the same bytes are read as the same JSON, so their
+ * digests are the ones {@link ItemDigests#chain} gives. A request that differs anywhere in those
+ * items, by one byte, is digested from its first item on. What is kept is a function of the items'
+ * bytes only, never of a conversation or a tenant: it decides nothing about matching, it only saves
+ * recomputing the same digests.
+ *
+ * <p>Bounded: at most {@link #maxBytes} of request bodies are kept, the least recently used dropped
+ * first; a request that extends a kept one replaces it. Thread-safe.
+ */
+final class ChainMemo {
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** The default bound on the bodies kept: about a hundred requests of 300 KB. */
+  static final long DEFAULT_MAX_BYTES = 32L << 20;
+
+  private final long maxBytes;
+  private final LinkedHashMap<Long, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
+  private long bytes;
+  private long reused;
+
+  /** What one request's items were: where in its body, wrapped how, and their chain digests. */
+  private record Entry(long key, byte[] raw, long[] spans, String[] wrappers, List<String> chain) {
+    int length() {
+      return wrappers.length;
+    }
+  }
+
+  ChainMemo(long maxBytes) {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("maxBytes must be 0 or more, got " + maxBytes);
+    }
+    this.maxBytes = maxBytes;
+  }
+
+  /** The chain digests of {@code items}, read from {@code body}: as {@link ItemDigests#chain}. */
+  List<String> chain(ParsedBody body, List<JsonNode> items) {
+    int k = items.size();
+    long[] spans = new long[2 * k];
+    String[] wrappers = new String[k];
+    long[] keys = new long[k];
+    int placed = 0; // items 0..placed-1 lie in the body's bytes
+    long h = 0x9E3779B97F4A7C15L;
+    for (int i = 0; i < k; i++) {
+      if (!place(body, items.get(i), spans, wrappers, i)) {
+        break;
+      }
+      h = mix(h, body.raw, spans[2 * i], spans[2 * i + 1], wrappers[i]);
+      keys[i] = h;
+      placed++;
+    }
+    Entry prefix = null;
+    if (maxBytes > 0) {
+      for (int n = placed; n >= 1 && prefix == null; n--) {
+        Entry e;
+        synchronized (this) {
+          e = entries.get(keys[n - 1]);
+        }
+        if (e != null && e.length() == n && same(e, body.raw, spans, wrappers, n)) {
+          prefix = e;
+        }
+      }
+    }
+    if (prefix != null) {
+      synchronized (this) {
+        reused += prefix.length();
+      }
+    }
+    List<String> chain =
+        List.copyOf(ItemDigests.chain(items, prefix == null ? List.of() : prefix.chain()));
+    if (maxBytes > 0 && placed == k && k > 0 && body.raw.length <= maxBytes) {
+      keep(new Entry(keys[k - 1], body.raw, spans, wrappers, chain), prefix);
+    }
+    return chain;
+  }
+
+  /** Bytes of bodies kept now. */
+  synchronized long keptBytes() {
+    return bytes;
+  }
+
+  /** Items whose digests were taken from a kept request so far. */
+  synchronized long reused() {
+    return reused;
+  }
+
+  /** Requests kept now. */
+  synchronized int kept() {
+    return entries.size();
+  }
+
+  private synchronized void keep(Entry e, Entry replaced) {
+    if (replaced != null && entries.remove(replaced.key(), replaced)) {
+      bytes -= replaced.raw().length;
+    }
+    Entry old = entries.put(e.key(), e);
+    if (old != null) {
+      bytes -= old.raw().length;
+    }
+    bytes += e.raw().length;
+    Iterator<Map.Entry<Long, Entry>> it = entries.entrySet().iterator();
+    while (bytes > maxBytes && it.hasNext()) {
+      bytes -= it.next().getValue().raw().length;
+      it.remove();
+    }
+  }
+
+  /**
+   * Where item {@code i} lies in the body: the item itself, or the single value of an item the
+   * format made around a top-level value ({@code {"system": …}}, {@code {"instructions": …}}).
+   */
+  private static boolean place(
+      ParsedBody body, JsonNode item, long[] spans, String[] wrappers, int i) {
+    long[] s = body.span(item);
+    String wrapper = null;
+    if (s == null && item.isObject() && item.size() == 1) {
+      wrapper = item.fieldNames().next();
+      s = body.span(item.get(wrapper));
+    }
+    if (s == null) {
+      return false;
+    }
+    spans[2 * i] = s[0];
+    spans[2 * i + 1] = s[1];
+    wrappers[i] = wrapper;
+    return true;
+  }
+
+  private static boolean same(Entry e, byte[] raw, long[] spans, String[] wrappers, int n) {
+    for (int i = 0; i < n; i++) {
+      if (!Objects.equals(e.wrappers()[i], wrappers[i])) {
+        return false;
+      }
+      int from = (int) spans[2 * i];
+      int to = (int) spans[2 * i + 1];
+      int keptFrom = (int) e.spans()[2 * i];
+      int keptTo = (int) e.spans()[2 * i + 1];
+      if (!Arrays.equals(raw, from, to, e.raw(), keptFrom, keptTo)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Folds one item into a prefix's key: its length, wrapper and three 8-byte samples (start,
+   * middle, end). Only an index: two different prefixes with one key merely cost a recomputation,
+   * the bytes are compared before anything kept is used.
+   */
+  private static long mix(long h, byte[] raw, long from, long to, String wrapper) {
+    int len = (int) (to - from);
+    h = fold(h, len);
+    h = fold(h, wrapper == null ? 0 : wrapper.hashCode());
+    if (len >= 8) {
+      int f = (int) from;
+      h = fold(h, (long) LONGS.get(raw, f));
+      h = fold(h, (long) LONGS.get(raw, f + (len - 8) / 2));
+      h = fold(h, (long) LONGS.get(raw, f + len - 8));
+    } else {
+      for (int i = (int) from; i < to; i++) {
+        h = fold(h, raw[i]);
+      }
+    }
+    return h;
+  }
+
+  private static long fold(long h, long v) {
+    h ^= v;
+    h *= 0xBF58476D1CE4E5B9L;
+    return h ^ (h >>> 31);
+  }
+}
