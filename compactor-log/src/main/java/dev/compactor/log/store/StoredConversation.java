@@ -302,12 +302,20 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     DurableFiles.syncDirectory(dir);
   }
 
-  private void afterMasterAppend(Message m) {
+  private void afterMasterAppend(List<Message> appended) {
     try {
-      views.appendRef(m.id());
+      views.appendRefs(appended.stream().map(Message::id).toList());
     } catch (RuntimeException e) {
-      // The message is in the master log but not in the active view's file; reopening adds it.
-      brokenBy = "message " + m.id() + " was stored but its view reference was not: " + e;
+      // The messages are in the master log but not in the active view's file; reopening adds them.
+      brokenBy =
+          (appended.size() == 1
+                  ? "message " + appended.get(0).id() + " was stored but its view reference was not"
+                  : appended.size()
+                      + " messages from "
+                      + appended.get(0).id()
+                      + " on were stored but their view references were not")
+              + ": "
+              + e;
       throw e;
     }
   }
@@ -329,6 +337,33 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     checkWritable();
     try {
       conversation.append(message);
+    } catch (LogIOException e) {
+      if (log.damaged() && brokenBy == null) {
+        brokenBy = "appending to " + log.path() + " failed and could not be rolled back: " + e;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Appends messages in order, as {@link #append} of each would, but writes them together: their
+   * master lines in one go with one flush, then their view references with one more (while a
+   * compacted view is active). All are on the device when this returns, as after {@link #append}; a
+   * crash before it returns may keep a prefix of them, which opening completes like a single
+   * append's. Importing a transcript appends its messages this way.
+   *
+   * @throws IllegalArgumentException when a message's id is already stored or repeated among {@code
+   *     messages} (nothing is written then)
+   * @throws LogIOException when writing fails (none of the messages is then in the master log,
+   *     unless only their view references failed; then reopen to repair)
+   * @throws CompactorException when the conversation is closed
+   */
+  public synchronized void appendAll(List<Message> messages) {
+    Objects.requireNonNull(messages, "messages");
+    messages.forEach(m -> Objects.requireNonNull(m, "message"));
+    checkWritable();
+    try {
+      conversation.appendAll(messages);
     } catch (LogIOException e) {
       if (log.damaged() && brokenBy == null) {
         brokenBy = "appending to " + log.path() + " failed and could not be rolled back: " + e;
