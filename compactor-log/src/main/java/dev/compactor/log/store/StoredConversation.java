@@ -50,8 +50,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>It offers the operations of {@link Conversation}, which it uses on top of a {@link MasterLog}
  * kept in {@code conversation.jsonl}, and persists each one before returning: {@link #append}
  * writes the message line (and, while a compacted view is active, a reference line in that view's
- * file) and forces it to the device; {@link #switchTo} writes the view file and then {@code
- * views.json}. The initial {@value View#MASTER_ID} view has no file.
+ * file) and forces it to the device; {@link #appendAll} does so for many messages with one force
+ * per file; {@link #switchTo} writes the view file and then {@code views.json}. The initial {@value
+ * View#MASTER_ID} view has no file.
  *
  * <p>Every synthesized entry carries a recovery reference: for each master message it covers, the
  * byte range of that message's line in {@code conversation.jsonl}. {@link #recover} reads those
@@ -86,7 +87,8 @@ public final class StoredConversation implements Conversation, AutoCloseable {
    * Design. The files are the truth and memory mirrors them: opening reads everything, each write
    * reaches the device before memory changes, so a crash at any point loses at most the operation
    * that had not returned. JSONL files are only appended to, each line in one write followed by
-   * force(), so a crash can only tear the last line, which opening cuts off. Whole files
+   * force() (appendAll: many whole lines in a few writes, then one force()), so a crash can only
+   * tear the last line, which opening cuts off. Whole files
    * (views/<id>.jsonl when created, views.json, settings.json, tool outputs) are written to a temp
    * file and renamed, so they are old or new, never half. An append touches two files: the master
    * line is written first and commits the message; the view's ref line second, and opening adds a
