@@ -15,6 +15,21 @@ import org.junit.jupiter.api.Test;
 /** Chat task calls end to end: SQLite store, HTTP to a local model server. */
 class ChatTaskServiceTest extends ChatTaskFixture {
 
+  /**
+   * Stores, without calling the model, a history ending in the assistant's call {@code callId} to
+   * {@code lookup} with no result yet.
+   */
+  private void storeUnansweredCall(String callId) {
+    call(
+        """
+        {"submit_to_model": false, "messages": [{"role": "user", "content": "go"},
+          {"role": "assistant", "content": "",
+           "tool_calls": [{"id": "%s", "type": "function",
+                           "function": {"name": "lookup", "arguments": "{}"}}]}]}
+        """
+            .formatted(callId));
+  }
+
   @Test
   void call_appendsMessagesAndReply_returnsUsageCostAndResponsesApi() {
     JsonNode r =
@@ -154,13 +169,7 @@ class ChatTaskServiceTest extends ChatTaskFixture {
 
   @Test
   void submittingAHistoryThatEndsInAnAssistantToolCall_isRefusedBeforeTheModelIsCalled() {
-    call(
-        """
-        {"submit_to_model": false, "messages": [{"role": "user", "content": "go"},
-          {"role": "assistant", "content": "",
-           "tool_calls": [{"id": "call_7", "type": "function",
-                           "function": {"name": "lookup", "arguments": "{}"}}]}]}
-        """);
+    storeUnansweredCall("call_7");
 
     ChatTaskException e = callFails("{\"model\": \"openai/gpt-5-mini\"}", Code.INVALID_REQUEST);
 
@@ -172,13 +181,7 @@ class ChatTaskServiceTest extends ChatTaskFixture {
 
   @Test
   void anAssistantMessageAfterAnUnansweredCall_isRefused_evenWithoutSubmitting() {
-    call(
-        """
-        {"submit_to_model": false, "messages": [{"role": "user", "content": "go"},
-          {"role": "assistant", "content": "",
-           "tool_calls": [{"id": "call_8", "type": "function",
-                           "function": {"name": "lookup", "arguments": "{}"}}]}]}
-        """);
+    storeUnansweredCall("call_8");
 
     ChatTaskException e =
         callFails(

@@ -17,6 +17,7 @@ import dev.compactor.core.undeclared.OutsideTheApiTable;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -119,74 +120,75 @@ class ArchitectureTest {
         && API.getOrDefault(module, Set.of()).contains(relative(c.getPackageName()));
   }
 
+  /** The rule that every class should {@code description}, as {@code check} decides. */
+  static ArchRule classesShould(String description, BiConsumer<JavaClass, ConditionEvents> check) {
+    return classes()
+        .should(
+            new ArchCondition<JavaClass>(description) {
+              @Override
+              public void check(JavaClass c, ConditionEvents events) {
+                check.accept(c, events);
+              }
+            });
+  }
+
   static final ArchRule OTHER_MODULES_USE_THE_API_ONLY =
-      classes()
-          .should(
-              new ArchCondition<JavaClass>(
-                  "depend on another module through its API packages only") {
-                @Override
-                public void check(JavaClass c, ConditionEvents events) {
-                  String module = moduleOf(c);
-                  for (Dependency d : c.getDirectDependenciesFromSelf()) {
-                    JavaClass target = d.getTargetClass();
-                    String targetModule = moduleOf(target);
-                    if (targetModule != null
-                        && !targetModule.equals(module)
-                        && !isApi(target.getBaseComponentType())) {
-                      events.add(
-                          SimpleConditionEvent.violated(
-                              d,
-                              d.getDescription()
-                                  + ": "
-                                  + target.getPackageName()
-                                  + " is not an API package of module "
-                                  + targetModule
-                                  + " (ArchitectureTest.API)"));
-                    }
-                  }
-                }
-              });
+      classesShould(
+          "depend on another module through its API packages only",
+          (c, events) -> {
+            String module = moduleOf(c);
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+              JavaClass target = d.getTargetClass();
+              String targetModule = moduleOf(target);
+              if (targetModule != null
+                  && !targetModule.equals(module)
+                  && !isApi(target.getBaseComponentType())) {
+                events.add(
+                    SimpleConditionEvent.violated(
+                        d,
+                        d.getDescription()
+                            + ": "
+                            + target.getPackageName()
+                            + " is not an API package of module "
+                            + targetModule
+                            + " (ArchitectureTest.API)"));
+              }
+            }
+          });
 
   static final ArchRule INTERNAL_STAYS_IN_ITS_MODULE =
-      classes()
-          .should(
-              new ArchCondition<JavaClass>("depend on internal packages of their own module only") {
-                @Override
-                public void check(JavaClass c, ConditionEvents events) {
-                  for (Dependency d : c.getDirectDependenciesFromSelf()) {
-                    JavaClass target = d.getTargetClass();
-                    if (isInternal(target) && !moduleOf(target).equals(moduleOf(c))) {
-                      events.add(SimpleConditionEvent.violated(d, d.getDescription()));
-                    }
-                  }
-                }
-              });
+      classesShould(
+          "depend on internal packages of their own module only",
+          (c, events) -> {
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+              JavaClass target = d.getTargetClass();
+              if (isInternal(target) && !moduleOf(target).equals(moduleOf(c))) {
+                events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+              }
+            }
+          });
 
   /** A package of a library module is API (listed in {@link #API}) or implementation (internal). */
   static final ArchRule EVERY_PACKAGE_IS_API_OR_INTERNAL =
-      classes()
-          .should(
-              new ArchCondition<JavaClass>(
-                  "be in a declared API package of their module or an internal package") {
-                @Override
-                public void check(JavaClass c, ConditionEvents events) {
-                  String module = moduleOf(c);
-                  if (module == null || APPLICATIONS.contains(module)) {
-                    return;
-                  }
-                  if (!isApi(c) && !isInternal(c)) {
-                    events.add(
-                        SimpleConditionEvent.violated(
-                            c,
-                            c.getName()
-                                + ": package "
-                                + c.getPackageName()
-                                + " of module "
-                                + module
-                                + " is neither listed in ArchitectureTest.API nor internal"));
-                  }
-                }
-              });
+      classesShould(
+          "be in a declared API package of their module or an internal package",
+          (c, events) -> {
+            String module = moduleOf(c);
+            if (module == null || APPLICATIONS.contains(module)) {
+              return;
+            }
+            if (!isApi(c) && !isInternal(c)) {
+              events.add(
+                  SimpleConditionEvent.violated(
+                      c,
+                      c.getName()
+                          + ": package "
+                          + c.getPackageName()
+                          + " of module "
+                          + module
+                          + " is neither listed in ArchitectureTest.API nor internal"));
+            }
+          });
 
   @Test
   void internalPackages_areUsedOnlyByTheirOwnModule() {

@@ -6,13 +6,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReplayCommandTest {
   private static final Path SAMPLE = Path.of("..", "examples", "agent-session.jsonl");
+  private static final ObjectMapper MAPPER = new ObjectMapper();
   @TempDir Path dir;
+
+  /**
+   * Replays the sample in a 16,000-token window with 2,000 tokens of output, and {@code options}.
+   */
+  private static CliRunner replaySample(String... options) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("replay", SAMPLE.toString(), "--window", "16000", "--max-output", "2000"));
+    args.addAll(List.of(options));
+    return CliRunner.run(args.toArray(String[]::new));
+  }
 
   @Test
   void replay_strategiesSideBySide_tableJsonAndChart() throws Exception {
@@ -20,13 +33,7 @@ class ReplayCommandTest {
     Path json = dir.resolve("out/replay.json");
     Path chart = dir.resolve("out/replay.html");
     CliRunner r =
-        CliRunner.run(
-            "replay",
-            SAMPLE.toString(),
-            "--window",
-            "16000",
-            "--max-output",
-            "2000",
+        replaySample(
             "--strategy",
             "none",
             "--strategy",
@@ -38,11 +45,8 @@ class ReplayCommandTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out())
         .contains("window 16,000, output 2,000, budget 13,000")
-        .contains("strategy")
-        .contains("recall")
-        .contains("none")
-        .contains("auto");
-    JsonNode root = new ObjectMapper().readTree(json.toFile());
+        .contains("strategy", "recall", "none", "auto");
+    JsonNode root = MAPPER.readTree(json.toFile());
     JsonNode auto = root.path("totals").path("auto");
     assertThat(auto.path("calls").asLong()).isPositive();
     // Fewer, not zero: two tool outputs of the sample exceed the whole budget, and no policy step
@@ -59,13 +63,7 @@ class ReplayCommandTest {
   void replay_throughProxy_inBothShapes_measuresWhatTheFakeProviderReceived() throws Exception {
     Path json = dir.resolve("proxy.json");
     CliRunner r =
-        CliRunner.run(
-            "replay",
-            SAMPLE.toString(),
-            "--window",
-            "16000",
-            "--max-output",
-            "2000",
+        replaySample(
             "--through-proxy",
             "--proxy-api",
             "openai,anthropic",
@@ -74,11 +72,8 @@ class ReplayCommandTest {
             json.toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out())
-        .contains("none")
-        .contains("proxy-anthropic")
-        .contains("through the proxy:")
-        .contains("proxy-anthropic:");
-    JsonNode root = new ObjectMapper().readTree(json.toFile());
+        .contains("none", "proxy-anthropic", "through the proxy:", "proxy-anthropic:");
+    JsonNode root = MAPPER.readTree(json.toFile());
     JsonNode none = root.path("totals").path("none");
     for (String[] shape :
         List.of(

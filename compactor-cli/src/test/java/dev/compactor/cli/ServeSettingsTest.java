@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -44,6 +45,12 @@ class ServeSettingsTest {
     Files.createDirectories(p.getParent());
     Files.writeString(p, text);
     return p;
+  }
+
+  /** Resolving with {@code text} written to ~/{@code name} as the {@code --config} file. */
+  private ThrowingCallable resolvingConfig(String name, String text) throws Exception {
+    Path config = file(name, text);
+    return () -> resolve(env(), "--config", config.toString());
   }
 
   @Test
@@ -97,19 +104,16 @@ class ServeSettingsTest {
 
   @Test
   void badValuesNameTheirSource() throws Exception {
-    Path project = file("bad.toml", "[server]\nport = 70000\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", project.toString()))
+    assertThatThrownBy(resolvingConfig("bad.toml", "[server]\nport = 70000\n"))
         .isInstanceOf(CompactorException.class)
         .hasMessageContaining("70000")
         .hasMessageContaining("[server] port in ~/bad.toml");
     assertThatThrownBy(() -> resolve(env("COMPACTOR_PORT", "http")))
         .hasMessageContaining("\"http\" from COMPACTOR_PORT");
-    Path up = file("up.toml", "[upstreams.local]\napi_key_env = \"K\"\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", up.toString()))
+    assertThatThrownBy(resolvingConfig("up.toml", "[upstreams.local]\napi_key_env = \"K\"\n"))
         .hasMessageContaining("upstream local needs a base URL")
         .hasMessageContaining("[upstreams.local] api_key_env in ~/up.toml");
-    Path t = file("t.toml", "[server]\ntimeout = \"soon\"\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", t.toString()))
+    assertThatThrownBy(resolvingConfig("t.toml", "[server]\ntimeout = \"soon\"\n"))
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("soon")
         .hasMessageContaining("[server] timeout in ~/t.toml");
@@ -174,31 +178,27 @@ class ServeSettingsTest {
 
   @Test
   void badProxySettingsNameTheirValueAndSource() throws Exception {
-    Path budget = file("b.toml", "[upstreams.openai]\nbudget = 1.5\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", budget.toString()))
+    assertThatThrownBy(resolvingConfig("b.toml", "[upstreams.openai]\nbudget = 1.5\n"))
         .isInstanceOf(CompactorException.class)
         .hasMessageContaining("\"1.5\"")
         .hasMessageContaining("[upstreams.openai] budget in ~/b.toml");
-    Path model = file("m.toml", "[upstreams.openai.models.\"gpt-4o\"]\nbudget = \"lots\"\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", model.toString()))
+    assertThatThrownBy(
+            resolvingConfig("m.toml", "[upstreams.openai.models.\"gpt-4o\"]\nbudget = \"lots\"\n"))
         .hasMessageContaining("\"lots\"")
         .hasMessageContaining("[upstreams.openai.models.\"gpt-4o\"] budget in ~/m.toml");
-    Path reminder = file("r.toml", "[upstreams.openai]\nreminder = \"yes\"\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", reminder.toString()))
+    assertThatThrownBy(resolvingConfig("r.toml", "[upstreams.openai]\nreminder = \"yes\"\n"))
         .hasMessageContaining("reminder \"yes\" from [upstreams.openai] reminder in ~/r.toml")
         .hasMessageContaining("true or false");
-    Path summary = file("s.toml", "[upstreams.openai]\nsummary_model = \"gpt-4o-mini\"\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", summary.toString()))
+    assertThatThrownBy(
+            resolvingConfig("s.toml", "[upstreams.openai]\nsummary_model = \"gpt-4o-mini\"\n"))
         .hasMessageContaining("\"gpt-4o-mini\" must be provider/model")
         .hasMessageContaining("[upstreams.openai] summary_model in ~/s.toml");
-    Path retention = file("t.toml", "[server]\nproxy_retention = \"a week\"\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", retention.toString()))
+    assertThatThrownBy(resolvingConfig("t.toml", "[server]\nproxy_retention = \"a week\"\n"))
         .hasMessageContaining(
             "proxy retention \"a week\" from [server] proxy_retention in ~/t.toml");
     assertThatThrownBy(() -> resolve(env(), "--proxy-retention", "-1d"))
         .hasMessageContaining("\"-1d\" from --proxy-retention");
-    Path models = file("n.toml", "[upstreams.openai]\nmodels = 3\n");
-    assertThatThrownBy(() -> resolve(env(), "--config", models.toString()))
+    assertThatThrownBy(resolvingConfig("n.toml", "[upstreams.openai]\nmodels = 3\n"))
         .hasMessageContaining("[upstreams.openai.models] in ~/n.toml must hold tables");
   }
 }

@@ -291,17 +291,7 @@ public final class ModelCatalog {
   }
 
   private static ModelInfo unknown(String model) {
-    String id = ModelInfo.normalize(model);
-    return new ModelInfo(
-        id,
-        ModelInfo.providerOf(id),
-        ModelInfo.nameOf(id),
-        DEFAULT_CONTEXT_WINDOW,
-        DEFAULT_MAX_OUTPUT,
-        OptionalDouble.empty(),
-        TokenizerFamily.forModel(id),
-        false,
-        SOURCE_DEFAULT);
+    return ModelInfo.guessed(model, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT, SOURCE_DEFAULT);
   }
 
   private static boolean isVersionSeparator(char c) {

@@ -68,6 +68,15 @@ public record ModelInfo(
    * @param id {@code provider/model} or a bare name (provider {@code unknown})
    */
   public static ModelInfo of(String id, long contextWindow, int maxOutputTokens) {
+    return guessed(id, contextWindow, maxOutputTokens, ModelCatalog.SOURCE_CATALOG);
+  }
+
+  /**
+   * A model with the given window and output limit, no budget override, the tokenizer its name
+   * implies, not validated, window from {@code windowSource}.
+   */
+  static ModelInfo guessed(
+      String id, long contextWindow, int maxOutputTokens, String windowSource) {
     String norm = normalize(id);
     return new ModelInfo(
         norm,
@@ -78,7 +87,7 @@ public record ModelInfo(
         OptionalDouble.empty(),
         TokenizerFamily.forModel(norm),
         false,
-        ModelCatalog.SOURCE_CATALOG);
+        windowSource);
   }
 
   /** This model with another window, recording where it came from. */

@@ -27,6 +27,25 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
     return body;
   }
 
+  /** Appends a {@code function_call} item with empty arguments to {@code input}. */
+  static void addFunctionCall(ArrayNode input, String callId, String name) {
+    input
+        .addObject()
+        .put("type", "function_call")
+        .put("call_id", callId)
+        .put("name", name)
+        .put("arguments", "{}");
+  }
+
+  /** Appends the {@code function_call_output} item answering {@code callId} to {@code input}. */
+  static void addFunctionCallOutput(ArrayNode input, String callId, String output) {
+    input
+        .addObject()
+        .put("type", "function_call_output")
+        .put("call_id", callId)
+        .put("output", output);
+  }
+
   // ------------------------------------------------------------------ forwarding and matching
 
   @Test
@@ -97,11 +116,10 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
       assertThat(a.status()).as(a.body()).isEqualTo(200);
       heard(a);
       a.json().path("output").forEach(body.withArray("input")::add);
-      body.withArray("input")
-          .addObject()
-          .put("type", "function_call_output")
-          .put("call_id", "call_" + i)
-          .put("output", ("output line " + i + " of a long file\n").repeat(60));
+      addFunctionCallOutput(
+          body.withArray("input"),
+          "call_" + i,
+          ("output line " + i + " of a long file\n").repeat(60));
     }
     return f.model.requests();
   }
@@ -167,17 +185,9 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
             .put("image_url", "data:image/png;base64," + ("iVBORw0KGgo" + i).repeat(60));
       }
       shot.putArray("acknowledged_safety_checks");
-      input
-          .addObject()
-          .put("type", "function_call")
-          .put("call_id", "fc_" + i)
-          .put("name", "read_page")
-          .put("arguments", "{}");
-      input
-          .addObject()
-          .put("type", "function_call_output")
-          .put("call_id", "fc_" + i)
-          .put("output", ("page text " + i + " with fares and times\n").repeat(40));
+      addFunctionCall(input, "fc_" + i, "read_page");
+      addFunctionCallOutput(
+          input, "fc_" + i, ("page text " + i + " with fares and times\n").repeat(40));
       if (localShell && i % 2 == 1) {
         ObjectNode shell =
             input
@@ -251,25 +261,11 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
     ObjectNode body = responses("gpt-4o", "user", "go");
     ArrayNode input = body.withArray("input");
     for (int i = 0; i < 6; i++) {
-      input
-          .addObject()
-          .put("type", "function_call")
-          .put("call_id", "c" + i)
-          .put("name", "bash")
-          .put("arguments", "{}");
-      input
-          .addObject()
-          .put("type", "function_call_output")
-          .put("call_id", "c" + i)
-          .put("output", "x ".repeat(2000));
+      addFunctionCall(input, "c" + i, "bash");
+      addFunctionCallOutput(input, "c" + i, "x ".repeat(2000));
     }
     // the last call has no output yet
-    input
-        .addObject()
-        .put("type", "function_call")
-        .put("call_id", "pending")
-        .put("name", "bash")
-        .put("arguments", "{}");
+    addFunctionCall(input, "pending", "bash");
     Answer a = f.post("/v1/responses", body.toString(), "X-Compactor-Budget", "2000");
     assertThat(a.header("x-compactor-action")).isEqualTo("none");
     assertThat(f.model.lastRequest().body()).isEqualTo(body.toString());
@@ -375,11 +371,7 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
 
     // a client that echoes only the call (not the reasoning) is matched too
     body.withArray("input").add(reply.path(1));
-    body.withArray("input")
-        .addObject()
-        .put("type", "function_call_output")
-        .put("call_id", "call_1")
-        .put("output", "a.txt");
+    addFunctionCallOutput(body.withArray("input"), "call_1", "a.txt");
     Answer b = f.post("/v1/responses", body.toString());
     assertThat(b.status()).as(b.body()).isEqualTo(200);
     assertThat(b.header("x-compactor-conversation")).isEqualTo(conv);

@@ -206,6 +206,16 @@ class FakeModelServerTest {
     return "{\"model\":\"m\",\"messages\":[" + String.join(",", messages) + "]}";
   }
 
+  /** A Responses request body for model {@code m} with these input items (JSON objects). */
+  private static String responsesBody(String... items) {
+    return "{\"model\":\"m\",\"input\":[" + String.join(",", items) + "]}";
+  }
+
+  /** A Messages request body for model {@code m}, {@code max_tokens} 10, with these messages. */
+  private static String messagesBody(String... messages) {
+    return "{\"model\":\"m\",\"max_tokens\":10,\"messages\":[" + String.join(",", messages) + "]}";
+  }
+
   private String rejection(String path, String body) throws Exception {
     server.replyWith(r -> Reply.text("accepted"));
     HttpResponse<String> r = post(path, body);
@@ -252,33 +262,18 @@ class FakeModelServerTest {
     String output = "{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"ok\"}";
     String user = "{\"role\":\"user\",\"content\":\"x\"}";
 
-    assertThat(
-            rejection(
-                "/responses",
-                "{\"model\":\"m\",\"input\":["
-                    + user
-                    + ","
-                    + call
-                    + ","
-                    + output
-                    + ","
-                    + user
-                    + "]}"))
-        .isNull();
-    assertThat(rejection("/responses", "{\"model\":\"m\",\"input\":[" + user + "," + output + "]}"))
+    assertThat(rejection("/responses", responsesBody(user, call, output, user))).isNull();
+    assertThat(rejection("/responses", responsesBody(user, output)))
         .isEqualTo("No tool call found for function call output with call_id c1.");
-    assertThat(
-            rejection(
-                "/responses",
-                "{\"model\":\"m\",\"input\":[" + user + "," + call + "," + user + "]}"))
+    assertThat(rejection("/responses", responsesBody(user, call, user)))
         .isEqualTo("No tool output found for function call c1.");
-    assertThat(rejection("/responses", "{\"model\":\"m\",\"input\":[" + user + "," + call + "]}"))
+    assertThat(rejection("/responses", responsesBody(user, call)))
         .isEqualTo("No tool output found for function call c1.");
   }
 
   @Test
   void responses_computerAndLocalShellCallsArePairedAndTheirOutputsShaped() throws Exception {
-    String head = "{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":\"go\"},";
+    String go = "{\"role\":\"user\",\"content\":\"go\"}";
     String computer =
         "{\"type\":\"computer_call\",\"id\":\"cu_1\",\"call_id\":\"cc_1\","
             + "\"action\":{\"type\":\"click\",\"x\":1,\"y\":2},\"pending_safety_checks\":[]}";
@@ -297,72 +292,75 @@ class FakeModelServerTest {
     assertThat(
             rejection(
                 "/responses",
-                head
-                    + String.join(",", computer, shot, shell, shellOut, computer, file, user)
-                    + "]}"))
+                responsesBody(go, computer, shot, shell, shellOut, computer, file, user)))
         .isNull();
     // by the call's call_id too
     assertThat(
             rejection(
-                "/responses",
-                head + String.join(",", shell, shellOut.replace("lsh_1", "ls_1"), user) + "]}"))
+                "/responses", responsesBody(go, shell, shellOut.replace("lsh_1", "ls_1"), user)))
         .isNull();
     // a screenshot written as text, or of another type, or without its image
     assertThat(
             rejection(
                 "/responses",
-                head
-                    + computer
-                    + ",{\"type\":\"computer_call_output\",\"call_id\":\"cc_1\",\"output\":\"[masked]\"}]}"))
+                responsesBody(
+                    go,
+                    computer,
+                    "{\"type\":\"computer_call_output\",\"call_id\":\"cc_1\",\"output\":\"[masked]\"}")))
         .isEqualTo(
             "Invalid type for 'input[2].output': expected an object, but got a string instead.");
     assertThat(
             rejection(
                 "/responses",
-                head + computer + "," + shot.replace("computer_screenshot", "input_text") + "]}"))
+                responsesBody(go, computer, shot.replace("computer_screenshot", "input_text"))))
         .isEqualTo("Invalid value: 'input_text'. Supported values are: 'computer_screenshot'.");
-    assertThat(rejection("/responses", head + computer + "," + file.replace("file_id", "x") + "]}"))
+    assertThat(rejection("/responses", responsesBody(go, computer, file.replace("file_id", "x"))))
         .isEqualTo("Missing required parameter: 'input[2].output.image_url'.");
     assertThat(
             rejection(
                 "/responses",
-                head + shell + "," + shellOut.replace("\"a b\"", "{\"text\":\"a\"}") + "]}"))
+                responsesBody(go, shell, shellOut.replace("\"a b\"", "{\"text\":\"a\"}"))))
         .isEqualTo(
             "Invalid type for 'input[2].output': expected a string, but got an object instead.");
     // pairing: a call without its output, an output without its call
-    assertThat(rejection("/responses", head + computer + "," + user + "]}"))
+    assertThat(rejection("/responses", responsesBody(go, computer, user)))
         .isEqualTo("No tool output found for computer_call cc_1.");
-    assertThat(rejection("/responses", head + shell + "]}"))
+    assertThat(rejection("/responses", responsesBody(go, shell)))
         .isEqualTo("No tool output found for local_shell_call ls_1.");
     // an output of another kind than its call's
     assertThat(
             rejection(
                 "/responses",
-                head
-                    + computer
-                    + ",{\"type\":\"function_call_output\",\"call_id\":\"cc_1\",\"output\":\"x\"}]}"))
+                responsesBody(
+                    go,
+                    computer,
+                    "{\"type\":\"function_call_output\",\"call_id\":\"cc_1\",\"output\":\"x\"}")))
         .isEqualTo("No tool call found for function call output with call_id cc_1.");
     String custom =
         "{\"type\":\"custom_tool_call\",\"call_id\":\"ct_1\",\"name\":\"apply_patch\",\"input\":\"p\"}";
     assertThat(
             rejection(
                 "/responses",
-                head
-                    + custom
-                    + ",{\"type\":\"custom_tool_call_output\",\"call_id\":\"ct_1\",\"output\":\"ok\"}]}"))
+                responsesBody(
+                    go,
+                    custom,
+                    "{\"type\":\"custom_tool_call_output\",\"call_id\":\"ct_1\",\"output\":\"ok\"}")))
         .isNull();
-    assertThat(rejection("/responses", head + custom + "," + user + "]}"))
+    assertThat(rejection("/responses", responsesBody(go, custom, user)))
         .isEqualTo("No tool output found for custom_tool_call ct_1.");
-    assertThat(rejection("/responses", head + shot + "]}"))
+    assertThat(rejection("/responses", responsesBody(go, shot)))
         .isEqualTo("No tool call found for computer call output with call_id cc_1.");
-    assertThat(rejection("/responses", head + shellOut + "]}"))
+    assertThat(rejection("/responses", responsesBody(go, shellOut)))
         .isEqualTo("No tool call found for local shell call output with id lsh_1.");
-    assertThat(rejection("/responses", head + "{\"type\":\"computer_call\",\"call_id\":\"c\"}]}"))
+    assertThat(
+            rejection(
+                "/responses", responsesBody(go, "{\"type\":\"computer_call\",\"call_id\":\"c\"}")))
         .isEqualTo("Missing required parameter: 'input[1].action'.");
     assertThat(
             rejection(
                 "/responses",
-                head + shell + ",{\"type\":\"local_shell_call_output\",\"output\":\"x\"}]}"))
+                responsesBody(
+                    go, shell, "{\"type\":\"local_shell_call_output\",\"output\":\"x\"}")))
         .isEqualTo("Missing required parameter: 'input[2].id'.");
   }
 
@@ -375,36 +373,27 @@ class FakeModelServerTest {
     String call =
         "{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\",\"arguments\":\"{}\"}";
     String output = "{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"ok\"}";
-    String head = "{\"model\":\"m\",\"input\":[";
 
-    assertThat(
-            rejection(
-                "/responses", head + user + "," + reasoning + "," + call + "," + output + "]}"))
-        .isNull();
-    assertThat(rejection("/responses", head + user + "," + reasoning + "," + user + "]}"))
+    assertThat(rejection("/responses", responsesBody(user, reasoning, call, output))).isNull();
+    assertThat(rejection("/responses", responsesBody(user, reasoning, user)))
         .isEqualTo(
             "Item 'rs_1' of type 'reasoning' was provided without its required following item.");
-    assertThat(rejection("/responses", head + user + "," + reasoning + "]}"))
+    assertThat(rejection("/responses", responsesBody(user, reasoning)))
         .contains("without its required following item");
     assertThat(
             rejection(
                 "/responses",
-                head
-                    + user
-                    + ",{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\"},"
-                    + output
-                    + "]}"))
+                responsesBody(
+                    user,
+                    "{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\"}",
+                    output)))
         .isEqualTo("Missing required parameter: 'input[1].arguments'.");
     assertThat(
             rejection(
                 "/responses",
-                head
-                    + user
-                    + ","
-                    + call
-                    + ",{\"type\":\"function_call_output\",\"output\":\"ok\"}]}"))
+                responsesBody(user, call, "{\"type\":\"function_call_output\",\"output\":\"ok\"}")))
         .isEqualTo("Missing required parameter: 'input[2].call_id'.");
-    assertThat(rejection("/responses", head + "{\"role\":\"user\"}]}"))
+    assertThat(rejection("/responses", responsesBody("{\"role\":\"user\"}")))
         .isEqualTo("Missing required parameter: 'input[0].content'.");
   }
 
@@ -418,66 +407,33 @@ class FakeModelServerTest {
     String answer = "{\"role\":\"assistant\",\"content\":\"done\"}";
     String head = "{\"model\":\"m\",\"max_tokens\":10,";
 
-    assertThat(
-            rejection(
-                "/messages",
-                head
-                    + "\"messages\":["
-                    + user
-                    + ","
-                    + call
-                    + ","
-                    + result
-                    + ","
-                    + answer
-                    + ","
-                    + user
-                    + "]}"))
-        .isNull();
-    assertThat(
-            rejection("/messages", head + "\"messages\":[" + user + "," + call + "," + user + "]}"))
+    assertThat(rejection("/messages", messagesBody(user, call, result, answer, user))).isNull();
+    assertThat(rejection("/messages", messagesBody(user, call, user)))
         .contains(
             "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
-    assertThat(
-            rejection(
-                "/messages", head + "\"messages\":[" + user + "," + answer + "," + result + "]}"))
+    assertThat(rejection("/messages", messagesBody(user, answer, result)))
         .contains(
             "messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
     // consecutive turns of one role are combined by the Messages API, so accepted
-    assertThat(rejection("/messages", head + "\"messages\":[" + user + "," + user + "]}")).isNull();
+    assertThat(rejection("/messages", messagesBody(user, user))).isNull();
     assertThat(
             rejection(
-                "/messages",
-                head
-                    + "\"messages\":["
-                    + String.join(",", user, user, answer, answer, call, result, user, user)
-                    + "]}"))
+                "/messages", messagesBody(user, user, answer, answer, call, result, user, user)))
         .isNull();
     // but a call's results still belong in the very next message, a user one
-    assertThat(
-            rejection(
-                "/messages",
-                head + "\"messages\":[" + String.join(",", user, call, user, result) + "]}"))
+    assertThat(rejection("/messages", messagesBody(user, call, user, result)))
         .contains(
             "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
-    assertThat(
-            rejection(
-                "/messages",
-                head + "\"messages\":[" + String.join(",", user, call, answer, result) + "]}"))
+    assertThat(rejection("/messages", messagesBody(user, call, answer, result)))
         .contains(
             "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
-    assertThat(
-            rejection(
-                "/messages",
-                head + "\"messages\":[" + String.join(",", user, call, result, result) + "]}"))
+    assertThat(rejection("/messages", messagesBody(user, call, result, result)))
         .contains(
             "messages.3.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
-    assertThat(rejection("/messages", head + "\"messages\":[" + answer + "]}"))
+    assertThat(rejection("/messages", messagesBody(answer)))
         .contains("first message must use the \"user\" role");
     assertThat(
-            rejection(
-                "/messages",
-                head + "\"messages\":[{\"role\":\"system\",\"content\":\"s\"}," + user + "]}"))
+            rejection("/messages", messagesBody("{\"role\":\"system\",\"content\":\"s\"}", user)))
         .contains("Unexpected role \"system\"");
     assertThat(rejection("/messages", chatBody(user))).isEqualTo("max_tokens: Field required");
     String cached = "{\"type\":\"text\",\"text\":\"s\",\"cache_control\":{\"type\":\"ephemeral\"}}";

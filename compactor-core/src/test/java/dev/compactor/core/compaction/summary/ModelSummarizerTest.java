@@ -105,6 +105,18 @@ class ModelSummarizerTest {
     return ModelSummarizer.builder(m).contextWindow(window).counter(CHARS).build();
   }
 
+  /** A model whose every answer is {@code text}, finished for {@code reason}. */
+  private static FakeModel answering(String text, FinishReason reason) {
+    FakeModel m = new FakeModel();
+    m.answer = () -> reply(text, reason);
+    return m;
+  }
+
+  /** {@link #session()} summarized by {@code m} in a 200,000-token window, from scratch. */
+  private static Checkpoint summarizeSession(FakeModel m) {
+    return summarizer(m, 200_000).summarize(session(), null, null);
+  }
+
   @Test
   void prompt_asksForTheFiveSections_carriesForward_andAppendsInstructions() {
     FakeModel m = new FakeModel();
@@ -190,7 +202,7 @@ class ModelSummarizerTest {
         () -> {
           throw new IllegalStateException();
         };
-    assertThatThrownBy(() -> summarizer(m, 200_000).summarize(session(), null, null))
+    assertThatThrownBy(() -> summarizeSession(m))
         .isInstanceOf(SummarizationException.class)
         .hasMessageContaining("java.lang.IllegalStateException (no message)")
         .hasMessageNotContaining("null");
@@ -228,18 +240,16 @@ class ModelSummarizerTest {
 
   @Test
   void emptyOutput_isASummarizationException() {
-    FakeModel m = new FakeModel();
-    m.answer = () -> reply("  ", FinishReason.STOP);
-    assertThatThrownBy(() -> summarizer(m, 200_000).summarize(session(), null, null))
+    FakeModel m = answering("  ", FinishReason.STOP);
+    assertThatThrownBy(() -> summarizeSession(m))
         .isInstanceOf(SummarizationException.class)
         .hasMessageContaining("returned no text");
   }
 
   @Test
   void outputWithoutSections_isASummarizationException() {
-    FakeModel m = new FakeModel();
-    m.answer = () -> reply("I cannot help with that.", FinishReason.STOP);
-    assertThatThrownBy(() -> summarizer(m, 200_000).summarize(session(), null, null))
+    FakeModel m = answering("I cannot help with that.", FinishReason.STOP);
+    assertThatThrownBy(() -> summarizeSession(m))
         .isInstanceOf(SummarizationException.class)
         .hasMessageContaining("no checkpoint sections")
         .hasMessageContaining("I cannot help");
@@ -255,7 +265,7 @@ class ModelSummarizerTest {
         () -> {
           throw boom;
         };
-    assertThatThrownBy(() -> summarizer(m, 200_000).summarize(session(), null, null))
+    assertThatThrownBy(() -> summarizeSession(m))
         .isInstanceOf(SummarizationException.class)
         .hasMessageContaining("test/summarizer failed: test: 503 overloaded")
         .hasCause(boom);
@@ -263,18 +273,17 @@ class ModelSummarizerTest {
 
   @Test
   void fencedOutputAndThinkBlocks_areUnwrapped() {
-    FakeModel m = new FakeModel();
-    m.answer = () -> reply("<think>hmm</think>\n```markdown\n" + GOOD + "```\n", FinishReason.STOP);
-    Checkpoint cp = summarizer(m, 200_000).summarize(session(), null, null);
+    FakeModel m =
+        answering("<think>hmm</think>\n```markdown\n" + GOOD + "```\n", FinishReason.STOP);
+    Checkpoint cp = summarizeSession(m);
     assertThat(cp.objective()).isEqualTo("Fix the failing InvoiceService test.");
     assertThat(cp.currentState()).doesNotContain("hmm");
   }
 
   @Test
   void outputCutAtTheLimit_isKept_withANote() {
-    FakeModel m = new FakeModel();
-    m.answer = () -> reply("## Objective\nFix it.\n\n## Current State\nHalf", FinishReason.LENGTH);
-    Checkpoint cp = summarizer(m, 200_000).summarize(session(), null, null);
+    FakeModel m = answering("## Objective\nFix it.\n\n## Current State\nHalf", FinishReason.LENGTH);
+    Checkpoint cp = summarizeSession(m);
     assertThat(cp.currentState())
         .contains("Half")
         .contains("cut at the output limit of 8192 tokens");
@@ -282,8 +291,7 @@ class ModelSummarizerTest {
 
   @Test
   void failingSummary_latchesTheAutomaticPolicy() {
-    FakeModel m = new FakeModel();
-    m.answer = () -> reply("", FinishReason.STOP);
+    FakeModel m = answering("", FinishReason.STOP);
     InMemoryConversation conv = new InMemoryConversation(new InMemoryMasterLog());
     for (int i = 0; i < 30; i++) {
       conv.append(Message.user("note " + i + " " + "y".repeat(200)));
@@ -367,8 +375,7 @@ class ModelSummarizerTest {
 
   @Test
   void summarizeText_emptyAnswerIsReturned_failedCallThrows() {
-    FakeModel m = new FakeModel();
-    m.answer = () -> reply(" ", FinishReason.LENGTH);
+    FakeModel m = answering(" ", FinishReason.LENGTH);
     SummaryText t = summarizer(m, 200_000).summarizeText(session(), "Brief.", 10);
     assertThat(t.text()).isEmpty();
     assertThat(t.usage()).isEqualTo(SummaryText.NO_USAGE);

@@ -82,6 +82,30 @@ class SummarizeProviderTest {
     return r.messages().stream().filter(SummarizeProvider::isCheckpoint).findFirst().orElseThrow();
   }
 
+  /** The checkpoint's text from its "## Identifiers" heading on. */
+  private static String identifiersSection(CompactionResult r) {
+    String content = checkpointOf(r).content();
+    return content.substring(content.indexOf("## Identifiers"));
+  }
+
+  /** A checkpoint with only an objective and a current state. */
+  private static Checkpoint checkpoint(String objective, String state) {
+    return new Checkpoint(objective, List.of(), state, List.of(), List.of(), List.of());
+  }
+
+  /** 40 shell outputs of 30 {@code def helper_I_J(x):} lines each, then "Done.". */
+  private static List<Message> helperModules() {
+    Conv c = new Conv().system("sys").user("Rename the helpers.");
+    for (int i = 0; i < 40; i++) {
+      StringBuilder out = new StringBuilder();
+      for (int j = 0; j < 30; j++) {
+        out.append("def helper_").append(i).append('_').append(j).append("(x):\n");
+      }
+      c.tool("shell", "{\"command\":\"cat mod" + i + ".py\"}", out.toString());
+    }
+    return c.assistant("Done.").build();
+  }
+
   @Test
   void view_isHeadThenCheckpointThenRecentTail_coveringEverySummarizedMessage() {
     List<Message> m = agentLog(30);
@@ -301,13 +325,7 @@ class SummarizeProviderTest {
     Recording rec =
         new Recording(
             (covered, previous, instr) ->
-                new Checkpoint(
-                    "Goal " + covered.size(),
-                    List.of(),
-                    "State. ".repeat(1280),
-                    List.of(),
-                    List.of(),
-                    List.of()));
+                checkpoint("Goal " + covered.size(), "State. ".repeat(1280)));
     List<Message> m = agentLog(60);
     int limit = 8000;
 
@@ -357,13 +375,9 @@ class SummarizeProviderTest {
   void parity30_aCutCheckpointKeepsItsBeginning_importantSavedWorkWithin200Tokens() {
     Summarizer verbose =
         (covered, previous, instr) ->
-            new Checkpoint(
+            checkpoint(
                 "IMPORTANT SAVED WORK: the migration script is in db/migrate.sql",
-                List.of(),
-                "Details. ".repeat(2000),
-                List.of(),
-                List.of(),
-                List.of());
+                "Details. ".repeat(2000));
     List<Message> m = agentLog(20);
     long fixed = COUNTER.countMessage(m.get(0)) + COUNTER.countMessage(last(m)) + 3;
     CompactionResult r =
@@ -414,13 +428,7 @@ class SummarizeProviderTest {
   void verification_addsTheIdentifiersTheTailReliesOn_andSaysSo() {
     Summarizer terse =
         (covered, previous, instr) ->
-            new Checkpoint(
-                "Fix the crash in src/Foo.java.",
-                List.of(),
-                "Working on it.",
-                List.of(),
-                List.of(),
-                List.of());
+            checkpoint("Fix the crash in src/Foo.java.", "Working on it.");
     List<Message> m =
         new Conv()
             .system("sys")
@@ -447,9 +455,7 @@ class SummarizeProviderTest {
   @Test
   void theIndex_listsTheSpansNames_thatNeitherTheCheckpointNorTheKeptMessagesName() {
     Summarizer terse =
-        (covered, previous, instr) ->
-            new Checkpoint(
-                "Fix the parser.", List.of(), "Working on it.", List.of(), List.of(), List.of());
+        (covered, previous, instr) -> checkpoint("Fix the parser.", "Working on it.");
     List<Message> m =
         new Conv()
             .system("sys")
@@ -478,15 +484,7 @@ class SummarizeProviderTest {
 
   @Test
   void theIndex_staysWithinItsShareOfTheLimit_andCarriesNamesForward() {
-    Conv c = new Conv().system("sys").user("Rename the helpers.");
-    for (int i = 0; i < 40; i++) {
-      StringBuilder out = new StringBuilder();
-      for (int j = 0; j < 30; j++) {
-        out.append("def helper_").append(i).append('_').append(j).append("(x):\n");
-      }
-      c.tool("shell", "{\"command\":\"cat mod" + i + ".py\"}", out.toString());
-    }
-    List<Message> m = c.assistant("Done.").build();
+    List<Message> m = helperModules();
     int limit = 20_000;
     CompactionResult r = new SummarizeProvider().compress(m, config(limit, 2_000).build());
     Checkpoint cp = Checkpoint.parse(checkpointOf(r).content());
@@ -495,9 +493,7 @@ class SummarizeProviderTest {
     assertThat(cp.identifiers()).isNotEmpty().noneMatch(kept::contains);
     assertThat(cp.identifiers()).anyMatch(id -> id.startsWith("helper_"));
     String carried = cp.identifiers().get(cp.identifiers().size() / 2);
-    String section = checkpointOf(r).content();
-    section = section.substring(section.indexOf("## Identifiers"));
-    assertThat(COUNTER.countText(section))
+    assertThat(COUNTER.countText(identifiersSection(r)))
         .isLessThanOrEqualTo((int) (Identifiers.INDEX_LIMIT_SHARE * limit));
     assertThat(tokens(r.messages())).isLessThanOrEqualTo(limit);
 
@@ -513,24 +509,15 @@ class SummarizeProviderTest {
 
   @Test
   void indexShare_boundsTheIndexToItsShare_zeroListsNone_andABadValueIsNamed() {
-    Conv c = new Conv().system("sys").user("Rename the helpers.");
-    for (int i = 0; i < 40; i++) {
-      StringBuilder out = new StringBuilder();
-      for (int j = 0; j < 30; j++) {
-        out.append("def helper_").append(i).append('_').append(j).append("(x):\n");
-      }
-      c.tool("shell", "{\"command\":\"cat mod" + i + ".py\"}", out.toString());
-    }
-    List<Message> m = c.assistant("Done.").build();
+    List<Message> m = helperModules();
     int limit = 20_000;
     CompactionResult full = new SummarizeProvider().compress(m, config(limit, 2_000).build());
     CompactionResult small =
         new SummarizeProvider().compress(m, withShare(config(limit, 2_000), 0.05).build());
     CompactionResult none =
         new SummarizeProvider().compress(m, withShare(config(limit, 2_000), "0").build());
-    String section = checkpointOf(small).content();
-    section = section.substring(section.indexOf("## Identifiers"));
-    assertThat(COUNTER.countText(section)).isLessThanOrEqualTo((int) (0.05 * limit));
+    assertThat(COUNTER.countText(identifiersSection(small)))
+        .isLessThanOrEqualTo((int) (0.05 * limit));
     List<String> all = Checkpoint.parse(checkpointOf(full).content()).identifiers();
     List<String> fewer = Checkpoint.parse(checkpointOf(small).content()).identifiers();
     assertThat(fewer).isNotEmpty().hasSizeLessThan(all.size());
