@@ -2,10 +2,12 @@ package dev.compactor.core.compaction.summary;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -72,10 +74,11 @@ public record Checkpoint(
     currentState = text(currentState);
     openItems = items(openItems);
     filesToReload = filesToReload == null ? List.of() : List.copyOf(filesToReload);
-    List<String> ids = new ArrayList<>();
+    // a set, not a list: a carried checkpoint with its index has thousands of identifiers
+    Set<String> ids = new LinkedHashSet<>();
     for (String s : items(identifiers)) {
       String t = stripTicks(s);
-      if (!t.isEmpty() && !ids.contains(t)) {
+      if (!t.isEmpty()) {
         ids.add(t);
       }
     }
@@ -379,7 +382,19 @@ public record Checkpoint(
   }
 
   static String oneLine(String s) {
-    return LINE_BREAK.matcher(s.strip()).replaceAll(" ");
+    String t = s.strip();
+    return hasLineBreak(t) ? LINE_BREAK.matcher(t).replaceAll(" ") : t;
+  }
+
+  /** Whether {@code s} has a character {@code \R} matches (most items, identifiers, have none). */
+  private static boolean hasLineBreak(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if ((c >= '\n' && c <= '\r') || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String stripTicks(String s) {

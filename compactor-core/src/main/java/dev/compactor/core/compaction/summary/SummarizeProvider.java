@@ -784,7 +784,6 @@ public final class SummarizeProvider implements ContextProvider {
             + (v instanceof String ? "\"" + v + "\"" : String.valueOf(v)));
   }
 
-  /** Project-wide instructions, then inline ones, or null when there are none. */
   /** The {@value #INDEX_SHARE} option, or the default share. */
   static double indexShare(CompressionConfig config) {
     Object v = config.extraConfig().get(INDEX_SHARE);
@@ -813,6 +812,7 @@ public final class SummarizeProvider implements ContextProvider {
     return share;
   }
 
+  /** Project-wide instructions, then inline ones, or null when there are none. */
   static String instructions(CompressionConfig config) {
     String project = text(config, COMPACT_INSTRUCTIONS);
     String inline = text(config, INSTRUCTIONS);

@@ -142,4 +142,18 @@ class CheckpointTest {
     assertThat(c.identifiers()).containsExactly("x");
     assertThat(Checkpoint.parse(c.render())).isEqualTo(c);
   }
+
+  @Test
+  void construction_joinsEveryKindOfLineBreak_andKeepsEachIdentifierOnceInFirstOrder() {
+    Checkpoint c =
+        new Checkpoint(
+            "",
+            List.of("a\u2028b", "c \u000B d", "e\u0085f", "g\r\n  h", "i\fj", "plain k"),
+            "",
+            List.of(),
+            List.of(),
+            List.of("b_name", "a_name", "`b_name`", "c_name", " a_name ", "b_name"));
+    assertThat(c.decisions()).containsExactly("a b", "c d", "e f", "g h", "i j", "plain k");
+    assertThat(c.identifiers()).containsExactly("b_name", "a_name", "c_name");
+  }
 }
