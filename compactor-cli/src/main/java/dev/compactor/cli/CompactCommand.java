@@ -41,7 +41,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -273,14 +272,13 @@ final class CompactCommand implements Callable<Integer> {
     conv.settings().put(ImportTarget.FORMAT, p.format());
     conv.settings().put(ImportTarget.SOURCE_SIZE, Long.toString(p.fingerprint().size()));
     conv.settings().put(ImportTarget.SOURCE_SHA256, p.fingerprint().sha256());
-    AtomicInteger written = new AtomicInteger();
     progress.step(
         String.format("importing %,d messages (%s) into %s", messages.size(), p.format(), dir),
-        () -> String.format("importing: %,d of %,d messages", written.get(), messages.size()));
-    for (Message m : messages) {
-      conv.append(m);
-      written.incrementAndGet();
-    }
+        () -> String.format("importing: writing %,d messages", messages.size()));
+    // One write and one flush for the whole log, not one per message: nobody sees the temporary
+    // directory until ImportTarget.commit renames it into place, so the messages only need to be
+    // on the device by then.
+    conv.appendAll(messages);
     progress.stop();
   }
 

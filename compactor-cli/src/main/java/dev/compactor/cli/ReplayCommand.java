@@ -82,8 +82,10 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(
       names = "--strategy",
       paramLabel = "S",
+      split = ",",
       description =
-          "A strategy to replay; repeat for several, side by side. Default: every available one"
+          "A strategy to replay; repeat (or separate by commas) for several, side by side."
+              + " Default: every available one"
               + " of none, window, mask, trim, summarize, auto.")
   List<String> strategies;
 
@@ -111,7 +113,9 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--per-file", description = "Also print a table for each file.")
   boolean perFile;
 
-  @Option(names = "--quiet", description = "No progress bar.")
+  @Option(
+      names = "--quiet",
+      description = "No progress bar (there is none either when the console is not a terminal).")
   boolean quiet;
 
   @Option(
@@ -189,7 +193,9 @@ final class ReplayCommand implements Callable<Integer> {
     }
     List<Path> inputs = expand(files);
     PrintWriter err = spec.commandLine().getErr();
-    ProgressListener progress = quiet ? ProgressListener.NONE : new ProgressBar(err);
+    // The bar redraws its line with escape sequences: only for a terminal, not a log or a pipe.
+    ProgressListener progress =
+        quiet || System.console() == null ? ProgressListener.NONE : new ProgressBar(err);
     List<ProxyReplay.Api> apis = new ArrayList<>();
     if (proxyApis != null && !proxyApis.isEmpty()) {
       if (!throughProxy) {

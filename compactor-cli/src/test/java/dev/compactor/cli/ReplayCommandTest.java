@@ -28,6 +28,17 @@ class ReplayCommandTest {
   }
 
   @Test
+  void replay_strategiesSeparatedByCommas_sameAsRepeated() {
+    CliRunner r = replaySample("--strategy", "none,mask", "--quiet");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).containsPattern("(?m)^none ").containsPattern("(?m)^mask ");
+    // In-process the console is no terminal: no progress bar, so no escape sequences on stderr.
+    CliRunner piped = replaySample("--strategy", "none");
+    assertThat(piped.exitCode()).as(piped.err()).isZero();
+    assertThat(piped.err()).doesNotContain("\033[K").doesNotContain("\r");
+  }
+
+  @Test
   void replay_strategiesSideBySide_tableJsonAndChart() throws Exception {
     Files.createDirectories(dir.resolve("out"));
     Path json = dir.resolve("out/replay.json");

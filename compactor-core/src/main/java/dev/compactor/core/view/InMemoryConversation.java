@@ -73,6 +73,24 @@ public final class InMemoryConversation implements Conversation {
     views.set(views.size() - 1, active);
   }
 
+  /**
+   * Appends messages in order to the master log ({@link MasterLog#appendAll}, which may store them
+   * together) and references them from the active view.
+   *
+   * @throws IllegalArgumentException when a message's id is already stored or repeated (nothing is
+   *     appended then)
+   */
+  public void appendAll(List<Message> messages) {
+    master.appendAll(messages);
+    List<ViewEntry> entries = new ArrayList<>(active.size() + messages.size());
+    entries.addAll(active.entries());
+    for (Message m : messages) {
+      entries.add(new ViewEntry.Ref(m.id()));
+    }
+    active = new View(active.id(), entries);
+    views.set(views.size() - 1, active);
+  }
+
   /** The messages of the active view, as sent to a model (including uiOnly ones; filter those). */
   @Override
   public List<Message> activeMessages() {

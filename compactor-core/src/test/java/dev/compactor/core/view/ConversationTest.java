@@ -65,4 +65,36 @@ class ConversationTest {
         .isInstanceOf(CompactorException.class)
         .hasMessageContaining("ghost");
   }
+
+  @Test
+  void appendAll_appendsInOrderToMasterAndActiveView() {
+    InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog());
+    Message a = Message.user("a");
+    c.append(a);
+    c.switchTo(View.ofRefs(c.nextViewId(), List.of(a.id())));
+    Message b = Message.assistant("b");
+    Message d = Message.user("d");
+    c.appendAll(List.of(b, d));
+    assertThat(c.master().messages()).containsExactly(a, b, d);
+    assertThat(c.activeView().id()).isEqualTo("compacted-001");
+    assertThat(c.activeMessages()).containsExactly(a, b, d);
+    assertThat(c.views()).hasSize(2);
+  }
+
+  @Test
+  void appendAll_storedOrRepeatedId_throwsAndAppendsNothing() {
+    InMemoryConversation c = new InMemoryConversation(new InMemoryMasterLog());
+    Message a = Message.user("a");
+    c.append(a);
+    Message b = Message.assistant("b");
+    assertThatThrownBy(() -> c.appendAll(List.of(b, a)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(a.id().value())
+        .hasMessageContaining("already in the log");
+    assertThatThrownBy(() -> c.appendAll(List.of(b, b)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("twice");
+    assertThat(c.master().messages()).containsExactly(a);
+    assertThat(c.activeMessages()).containsExactly(a);
+  }
 }

@@ -1,6 +1,7 @@
 package dev.compactor.log.store;
 
 import dev.compactor.core.CompactorException;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,8 +29,9 @@ import java.util.function.Function;
  * to U+FFFD.
  *
  * <p>Appending writes the line and its {@code \n} at the end, then forces the data to the device
- * before returning. A failed append is rolled back by truncating to the old length; when even that
- * fails the file is marked damaged and refuses further appends.
+ * before returning; {@link #appendAll} writes many lines so and forces them once. A failed append
+ * is rolled back by truncating to the old length; when even that fails the file is marked damaged
+ * and refuses further appends.
  *
  * <p>Not thread-safe; owners synchronize.
  */
@@ -268,12 +270,7 @@ final class JsonlFile implements Closeable {
    *     marked {@linkplain #damaged() damaged} when that fails too
    */
   long[] append(String json) {
-    if (readOnly) {
-      throw new LogIOException(path, "was opened read-only; nothing can be appended to it");
-    }
-    if (damaged) {
-      throw new LogIOException(path, "an earlier append failed and could not be rolled back");
-    }
+    checkAppendable();
     byte[] bytes = (json + "\n").getBytes(StandardCharsets.UTF_8);
     long start = size;
     try {
@@ -281,18 +278,79 @@ final class JsonlFile implements Closeable {
       // force(false) is fdatasync: it includes the file size, which reading the data back needs.
       channel.force(false);
     } catch (IOException e) {
-      try {
-        channel.truncate(start);
-        channel.force(false);
-      } catch (IOException | RuntimeException rollback) {
-        damaged = true;
-        e.addSuppressed(rollback);
-      }
+      rollBack(start, e);
       throw new LogIOException(path, "append to", e);
     }
     size = start + bytes.length;
     lineCount++;
     return new long[] {start, size - 1};
+  }
+
+  /** Bytes gathered before one write of {@link #appendAll}. */
+  private static final int WRITE_CHUNK = 1 << 20;
+
+  /**
+   * Appends lines ({@code jsons}, none containing a line break) in order and forces them to the
+   * device once, after the last: durable on return like {@link #append}, for one flush instead of
+   * one per line. A crash before it returns may keep any whole-line prefix of them and a torn line,
+   * which opening cuts off.
+   *
+   * @return the byte range {@code [start, end)} of each line, without its {@code \n}: {@code
+   *     [i][0]} and {@code [i][1]}
+   * @throws LogIOException when writing fails; the file is then rolled back to its old length, or
+   *     marked {@linkplain #damaged() damaged} when that fails too
+   */
+  long[][] appendAll(List<String> jsons) {
+    checkAppendable();
+    long start = size;
+    long[][] ranges = new long[jsons.size()][];
+    ByteArrayOutputStream chunk = new ByteArrayOutputStream(WRITE_CHUNK + 1024);
+    long pos = start;
+    long written = start;
+    try {
+      for (int i = 0; i < jsons.size(); i++) {
+        byte[] bytes = jsons.get(i).getBytes(StandardCharsets.UTF_8);
+        ranges[i] = new long[] {pos, pos + bytes.length};
+        pos += bytes.length + 1;
+        if (chunk.size() > 0 && chunk.size() + bytes.length + 1 > WRITE_CHUNK) {
+          writeFullyAt(channel, chunk.toByteArray(), written);
+          written += chunk.size();
+          chunk.reset();
+        }
+        chunk.write(bytes);
+        chunk.write('\n');
+      }
+      if (chunk.size() > 0) {
+        writeFullyAt(channel, chunk.toByteArray(), written);
+      }
+      // force(false) is fdatasync: it includes the file size, which reading the data back needs.
+      channel.force(false);
+    } catch (IOException e) {
+      rollBack(start, e);
+      throw new LogIOException(path, "append to", e);
+    }
+    size = pos;
+    lineCount += jsons.size();
+    return ranges;
+  }
+
+  private void checkAppendable() {
+    if (readOnly) {
+      throw new LogIOException(path, "was opened read-only; nothing can be appended to it");
+    }
+    if (damaged) {
+      throw new LogIOException(path, "an earlier append failed and could not be rolled back");
+    }
+  }
+
+  private void rollBack(long length, IOException failure) {
+    try {
+      channel.truncate(length);
+      channel.force(false);
+    } catch (IOException | RuntimeException rollback) {
+      damaged = true;
+      failure.addSuppressed(rollback);
+    }
   }
 
   /**

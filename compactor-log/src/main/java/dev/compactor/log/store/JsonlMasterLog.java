@@ -28,7 +28,7 @@ final class JsonlMasterLog implements MasterLog {
   private final InMemoryMasterLog memory = new InMemoryMasterLog();
   private final List<MessageRange> ranges = new ArrayList<>();
   private final List<Long> lineNumbers = new ArrayList<>();
-  private Consumer<Message> afterAppend = m -> {};
+  private Consumer<List<Message>> afterAppend = m -> {};
 
   private JsonlMasterLog(MessageCodec codec, JsonlFile file) {
     this.codec = codec;
@@ -74,8 +74,11 @@ final class JsonlMasterLog implements MasterLog {
     return log;
   }
 
-  /** Called after each durable append, before {@link #append} returns. */
-  void onAppend(Consumer<Message> listener) {
+  /**
+   * Called after each durable append, before {@link #append} or {@link #appendAll} returns, with
+   * the messages appended.
+   */
+  void onAppend(Consumer<List<Message>> listener) {
     this.afterAppend = listener;
   }
 
@@ -100,7 +103,39 @@ final class JsonlMasterLog implements MasterLog {
     long[] range = file.append(json);
     add(stored, new MessageRange(message.id(), range[0], range[1]));
     lineNumbers.add(file.lineCount());
-    afterAppend.accept(message);
+    afterAppend.accept(List.of(message));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The lines are written together and forced to the device once, after the last, before this
+   * returns (as durable as {@link #append} of each, for one flush). The log then holds the messages
+   * as decoded from their lines. A crash before it returns may keep a prefix of them.
+   *
+   * @throws LogIOException when writing fails (the file is then rolled back: none of them is
+   *     stored)
+   */
+  @Override
+  public void appendAll(List<Message> messages) {
+    MasterLog.checkNew(this, messages);
+    if (messages.isEmpty()) {
+      return;
+    }
+    List<String> lines = new ArrayList<>(messages.size());
+    List<Message> stored = new ArrayList<>(messages.size());
+    for (Message m : messages) {
+      String json = codec.writeLine(m);
+      lines.add(json);
+      stored.add(codec.readLine(json)); // what the file holds, as in append
+    }
+    long[][] written = file.appendAll(lines);
+    long firstLine = file.lineCount() - messages.size() + 1;
+    for (int i = 0; i < messages.size(); i++) {
+      add(stored.get(i), new MessageRange(messages.get(i).id(), written[i][0], written[i][1]));
+      lineNumbers.add(firstLine + i);
+    }
+    afterAppend.accept(List.copyOf(messages));
   }
 
   private void add(Message m, MessageRange r) {

@@ -50,8 +50,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>It offers the operations of {@link Conversation}, which it uses on top of a {@link MasterLog}
  * kept in {@code conversation.jsonl}, and persists each one before returning: {@link #append}
  * writes the message line (and, while a compacted view is active, a reference line in that view's
- * file) and forces it to the device; {@link #switchTo} writes the view file and then {@code
- * views.json}. The initial {@value View#MASTER_ID} view has no file.
+ * file) and forces it to the device; {@link #appendAll} does so for many messages with one force
+ * per file; {@link #switchTo} writes the view file and then {@code views.json}. The initial {@value
+ * View#MASTER_ID} view has no file.
  *
  * <p>Every synthesized entry carries a recovery reference: for each master message it covers, the
  * byte range of that message's line in {@code conversation.jsonl}. {@link #recover} reads those
@@ -86,7 +87,8 @@ public final class StoredConversation implements Conversation, AutoCloseable {
    * Design. The files are the truth and memory mirrors them: opening reads everything, each write
    * reaches the device before memory changes, so a crash at any point loses at most the operation
    * that had not returned. JSONL files are only appended to, each line in one write followed by
-   * force(), so a crash can only tear the last line, which opening cuts off. Whole files
+   * force() (appendAll: many whole lines in a few writes, then one force()), so a crash can only
+   * tear the last line, which opening cuts off. Whole files
    * (views/<id>.jsonl when created, views.json, settings.json, tool outputs) are written to a temp
    * file and renamed, so they are old or new, never half. An append touches two files: the master
    * line is written first and commits the message; the view's ref line second, and opening adds a
@@ -302,12 +304,20 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     DurableFiles.syncDirectory(dir);
   }
 
-  private void afterMasterAppend(Message m) {
+  private void afterMasterAppend(List<Message> appended) {
     try {
-      views.appendRef(m.id());
+      views.appendRefs(appended.stream().map(Message::id).toList());
     } catch (RuntimeException e) {
-      // The message is in the master log but not in the active view's file; reopening adds it.
-      brokenBy = "message " + m.id() + " was stored but its view reference was not: " + e;
+      // The messages are in the master log but not in the active view's file; reopening adds them.
+      brokenBy =
+          (appended.size() == 1
+                  ? "message " + appended.get(0).id() + " was stored but its view reference was not"
+                  : appended.size()
+                      + " messages from "
+                      + appended.get(0).id()
+                      + " on were stored but their view references were not")
+              + ": "
+              + e;
       throw e;
     }
   }
@@ -329,6 +339,33 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     checkWritable();
     try {
       conversation.append(message);
+    } catch (LogIOException e) {
+      if (log.damaged() && brokenBy == null) {
+        brokenBy = "appending to " + log.path() + " failed and could not be rolled back: " + e;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Appends messages in order, as {@link #append} of each would, but writes them together: their
+   * master lines in one go with one flush, then their view references with one more (while a
+   * compacted view is active). All are on the device when this returns, as after {@link #append}; a
+   * crash before it returns may keep a prefix of them, which opening completes like a single
+   * append's. Importing a transcript appends its messages this way.
+   *
+   * @throws IllegalArgumentException when a message's id is already stored or repeated among {@code
+   *     messages} (nothing is written then)
+   * @throws LogIOException when writing fails (none of the messages is then in the master log,
+   *     unless only their view references failed; then reopen to repair)
+   * @throws CompactorException when the conversation is closed
+   */
+  public synchronized void appendAll(List<Message> messages) {
+    Objects.requireNonNull(messages, "messages");
+    messages.forEach(m -> Objects.requireNonNull(m, "message"));
+    checkWritable();
+    try {
+      conversation.appendAll(messages);
     } catch (LogIOException e) {
       if (log.damaged() && brokenBy == null) {
         brokenBy = "appending to " + log.path() + " failed and could not be rolled back: " + e;

@@ -159,17 +159,18 @@ final class ViewStore {
       boolean readOnly = readOnlyProblems != null;
       active = JsonlFile.open(file, scan, readOnlyProblems);
       // A crash between the master append and the view append leaves refs missing at the end.
-      int added = 0;
+      List<String> missing = new ArrayList<>();
       for (int i = l.masterSize(); i < log.size(); i++) {
         MessageId id = log.get(i).id();
         if (!seen.contains(id)) {
-          if (!readOnly) {
-            active.append(refLine(id));
-          }
-          added++;
+          missing.add(refLine(id));
           entries.add(new ViewEntry.Ref(id));
           seen.add(id);
         }
+      }
+      int added = missing.size();
+      if (!readOnly && added > 0) {
+        active.appendAll(missing);
       }
       if (readOnly && added > 0) {
         readOnlyProblems.add(
@@ -366,14 +367,21 @@ final class ViewStore {
   }
 
   /**
-   * Appends a reference to the active view's file, durably.
+   * Appends a reference to each message to the active view's file, durably (one flush for all).
    *
    * @throws LogIOException when writing fails
    */
-  void appendRef(MessageId id) {
-    if (active != null) {
-      active.append(refLine(id));
+  void appendRefs(List<MessageId> ids) {
+    if (active == null) {
+      return;
     }
+    if (ids.size() == 1) {
+      active.append(refLine(ids.get(0)));
+      return;
+    }
+    List<String> lines = new ArrayList<>(ids.size());
+    ids.forEach(id -> lines.add(refLine(id)));
+    active.appendAll(lines);
   }
 
   /**

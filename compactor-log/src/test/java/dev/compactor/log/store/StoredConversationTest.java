@@ -138,6 +138,107 @@ class StoredConversationTest {
   }
 
   @Test
+  void appendAll_writesTheSameBytesAndRangesAsAppendingOneByOne_andReopenRestoresThem()
+      throws IOException {
+    List<Message> sent = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      sent.add(user("m" + i, "line " + i + "\nsecond line, é ✓"));
+    }
+    Path one = dir.resolve("one");
+    Path all = dir.resolve("all");
+    try (StoredConversation c = StoredConversation.open(one)) {
+      c.append(user("first", "x"));
+      sent.forEach(c::append);
+    }
+    List<MessageRange> ranges = new ArrayList<>();
+    try (StoredConversation c = StoredConversation.open(all)) {
+      c.append(user("first", "x"));
+      c.appendAll(sent);
+      assertThat(c.master().messages()).hasSize(51).endsWith(sent.toArray(Message[]::new));
+      assertThat(c.activeMessages()).isEqualTo(c.master().messages());
+      for (Message m : sent) {
+        MessageRange r = c.recoveryRanges(m.id()).get(0);
+        ranges.add(r);
+        assertThat(c.read(r)).isEqualTo(m);
+      }
+    }
+    assertThat(Files.readAllBytes(all.resolve("conversation.jsonl")))
+        .isEqualTo(Files.readAllBytes(one.resolve("conversation.jsonl")));
+    try (StoredConversation c = StoredConversation.open(all)) {
+      assertThat(c.master().messages().subList(1, 51)).isEqualTo(sent);
+      for (int i = 0; i < sent.size(); i++) {
+        assertThat(c.recoveryRanges(sent.get(i).id())).containsExactly(ranges.get(i));
+      }
+      c.append(user("after", "y")); // the file's end is where appendAll left it
+      assertThat(c.recover(MessageId.of("after"))).containsExactly(user("after", "y"));
+    }
+  }
+
+  @Test
+  void appendAll_moreThanOneWriteChunk_storesEveryLineWhole() throws IOException {
+    List<Message> sent = new ArrayList<>();
+    String big = "x".repeat(300_000);
+    for (int i = 0; i < 9; i++) {
+      sent.add(user("big" + i, big + i));
+    }
+    try (StoredConversation c = StoredConversation.open(dir)) {
+      c.appendAll(sent);
+      for (Message m : sent) {
+        assertThat(c.read(c.recoveryRanges(m.id()).get(0))).isEqualTo(m);
+      }
+    }
+    List<String> lines = Files.readAllLines(master());
+    assertThat(lines).hasSize(9);
+    for (int i = 0; i < 9; i++) {
+      assertThat(codec.readLine(lines.get(i))).isEqualTo(sent.get(i));
+    }
+  }
+
+  @Test
+  void appendAll_whileACompactedViewIsActive_referencesThemInItsFile() throws IOException {
+    try (StoredConversation c = StoredConversation.open(dir)) {
+      c.append(user("a", "1"));
+      c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
+      c.appendAll(List.of(user("b", "2"), user("c", "3")));
+      assertThat(c.activeMessages()).extracting(m -> m.id().value()).containsExactly("a", "b", "c");
+    }
+    assertThat(Files.readAllLines(dir.resolve("views/compacted-001.jsonl")))
+        .containsExactly("{\"ref\":\"a\"}", "{\"ref\":\"b\"}", "{\"ref\":\"c\"}");
+    try (StoredConversation c = StoredConversation.open(dir)) {
+      assertThat(c.activeView().id()).isEqualTo("compacted-001");
+      assertThat(c.activeMessages()).extracting(m -> m.id().value()).containsExactly("a", "b", "c");
+    }
+  }
+
+  @Test
+  void appendAll_storedOrRepeatedId_orAMessageThatCannotBeWritten_writesNothing()
+      throws IOException {
+    Message unwritable =
+        Message.builder(Role.USER)
+            .id("bad")
+            .metadata(new MessageMetadata(null, null, null, null, Map.of("usage", 1)))
+            .build();
+    try (StoredConversation c = StoredConversation.open(dir)) {
+      c.append(user("m1", "a"));
+      long size = Files.size(master());
+      assertThatThrownBy(() -> c.appendAll(List.of(user("m2", "b"), user("m1", "c"))))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("m1");
+      assertThatThrownBy(() -> c.appendAll(List.of(user("m2", "b"), user("m2", "c"))))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("m2");
+      assertThatThrownBy(() -> c.appendAll(List.of(user("m2", "b"), unwritable)))
+          .isInstanceOf(CompactorException.class)
+          .hasMessageContaining("usage");
+      assertThat(Files.size(master())).isEqualTo(size);
+      assertThat(c.master().size()).isEqualTo(1);
+      c.appendAll(List.of(user("m2", "b")));
+      c.appendAll(List.of());
+    }
+    assertThat(Files.readAllLines(master())).hasSize(2);
+  }
+
+  @Test
   void switchTo_persistsViews_andReopenRestoresEveryViewAndTheActiveOne() throws IOException {
     List<View> before;
     try (StoredConversation c = StoredConversation.open(dir)) {
@@ -390,6 +491,23 @@ class StoredConversationTest {
     // the master line of "c" made it, its view line was torn
     appendRaw(master(), codec.writeLine(user("c", "3")) + "\n");
     appendRaw(dir.resolve("views/compacted-001.jsonl"), "{\"ref\":\"");
+
+    try (StoredConversation c = StoredConversation.open(dir)) {
+      assertThat(c.activeMessages()).extracting(m -> m.id().value()).containsExactly("a", "b", "c");
+    }
+    assertThat(Files.readAllLines(dir.resolve("views/compacted-001.jsonl")))
+        .containsExactly("{\"ref\":\"a\"}", "{\"ref\":\"b\"}", "{\"ref\":\"c\"}");
+  }
+
+  @Test
+  void open_crashAfterABatchsMasterLines_addsEveryMissingReference() throws IOException {
+    try (StoredConversation c = StoredConversation.open(dir)) {
+      c.append(user("a", "1"));
+      c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
+    }
+    // an appendAll's master lines made it, none of its view lines did
+    appendRaw(
+        master(), codec.writeLine(user("b", "2")) + "\n" + codec.writeLine(user("c", "3")) + "\n");
 
     try (StoredConversation c = StoredConversation.open(dir)) {
       assertThat(c.activeMessages()).extracting(m -> m.id().value()).containsExactly("a", "b", "c");
