@@ -672,21 +672,25 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       for (Message m : wire) {
         String key = wireKey(m);
         List<Integer> at = byJson.get(key);
-        if (at == null) {
-          out.add(decoded.computeIfAbsent(key, k -> m));
-          continue;
-        }
-        int chosen = at.get(0);
-        for (int i : at) {
-          if (i > last[0]) {
-            chosen = i;
-            break;
-          }
-        }
-        last[0] = Math.max(last[0], chosen);
-        out.add(history.get(chosen));
+        out.add(at == null ? decoded.computeIfAbsent(key, k -> m) : recorded(at, last));
       }
       return out;
+    }
+
+    /**
+     * Of the recorded messages at positions {@code at} (the same text), the first after the one
+     * matched last ({@code last[0]}, moved on to it), as a view keeps the order; else the first.
+     */
+    private Message recorded(List<Integer> at, int[] last) {
+      int chosen = at.get(0);
+      for (int i : at) {
+        if (i > last[0]) {
+          chosen = i;
+          break;
+        }
+      }
+      last[0] = Math.max(last[0], chosen);
+      return history.get(chosen);
     }
 
     /**
@@ -732,15 +736,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
     private Message messageOf(String text, JsonNode item, int[] last) {
       List<Integer> at = byJson.get(text);
       if (at != null) {
-        int chosen = at.get(0);
-        for (int i : at) {
-          if (i > last[0]) {
-            chosen = i;
-            break;
-          }
-        }
-        last[0] = Math.max(last[0], chosen);
-        return history.get(chosen);
+        return recorded(at, last);
       }
       return decoded.computeIfAbsent(
           text, t -> ChatCompletionsMessages.decodeStrict(item, "the proxy's message"));

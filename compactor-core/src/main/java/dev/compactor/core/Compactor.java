@@ -234,6 +234,15 @@ public final class Compactor {
         keepRecentTokens);
   }
 
+  /**
+   * The cost planner the automatic policy ({@link Session#afterTurn}, and {@link #compact} with the
+   * default strategy) plans with below the budget, or null when no masking strategy is registered;
+   * {@link dev.compactor.core.policy.CostPlanner#mayMaskEarly} tells when it may act.
+   */
+  public dev.compactor.core.policy.CostPlanner planner() {
+    return mask == null ? null : dev.compactor.core.policy.CostPlanner.DEFAULTS;
+  }
+
   private AutoCompactor policy(Conversation conversation, AutoCompactor.Settings settings) {
     return new AutoCompactor(
             conversation,
@@ -244,7 +253,7 @@ public final class Compactor {
             settings,
             clock,
             listener)
-        .planner(mask == null ? null : dev.compactor.core.policy.CostPlanner.DEFAULTS);
+        .planner(planner());
   }
 
   /**

@@ -324,18 +324,12 @@ public final class AutoCompactor {
    */
   private CompactionOutcome maskEarly(
       PolicyContext ctx, List<Message> active, long tokens, long budget, TokenCounter counter) {
-    if (tokens < planner.maskFromRatio() * budget) {
+    if (tokens < planner.planFrom(budget)) {
       return null;
     }
     // A cheap estimate first (cached per-message counts): the outputs that would be masked, the
     // first of them, and what follows it.
-    int outputs = 0;
-    for (Message m : active) {
-      if (m.role() == Role.TOOL && !m.uiOnly()) {
-        outputs++;
-      }
-    }
-    int due = outputs - planner.keepLast();
+    int due = planner.due(active);
     if (due <= 0) {
       return null;
     }

@@ -84,6 +84,40 @@ public record CostPlanner(
     return new CostPlanner(cacheRead, cacheWrite, maskFromRatio, margin, keepLast, minCalls);
   }
 
+  /**
+   * The least context size, in tokens, at which early masking may be planned under a budget of
+   * {@code budgetTokens}: {@link #maskFromRatio()} of it, rounded up. A smaller context is never
+   * masked early, so a caller that knows its size (e.g. the proxy, from the previous request's
+   * count) may skip the policy below it.
+   */
+  public long planFrom(long budgetTokens) {
+    return (long) Math.ceil(maskFromRatio * budgetTokens);
+  }
+
+  /**
+   * Tool outputs of {@code context} that early masking would consider: all of them (UI-only
+   * messages aside) but the last {@link #keepLast()}; 0 or less when there are none.
+   */
+  public int due(List<Message> context) {
+    int outputs = 0;
+    for (Message m : context) {
+      if (m.role() == Role.TOOL && !m.uiOnly()) {
+        outputs++;
+      }
+    }
+    return outputs - keepLast;
+  }
+
+  /**
+   * Whether early masking may be planned for a context of {@code tokens} holding {@code context}
+   * under a budget of {@code budgetTokens}: below the budget, at least {@link #planFrom}, with
+   * outputs {@link #due}. When false the planner does nothing for it; when true it still checks
+   * which outputs can be masked and whether that pays.
+   */
+  public boolean mayMaskEarly(List<Message> context, long tokens, long budgetTokens) {
+    return tokens < budgetTokens && tokens >= planFrom(budgetTokens) && due(context) > 0;
+  }
+
   /** Expected later calls of a conversation whose master log holds these messages. */
   public long expectedCalls(List<Message> master) {
     long calls = 0;

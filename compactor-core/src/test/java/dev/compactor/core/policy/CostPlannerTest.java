@@ -10,6 +10,7 @@ import dev.compactor.core.compaction.mask.MaskProvider;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
+import dev.compactor.core.tokens.ContextMeter;
 import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.InMemoryMasterLog;
 import dev.compactor.core.view.ViewValidator;
@@ -113,6 +114,27 @@ class CostPlannerTest {
         .contains("predicted net saving");
     // the master log keeps every original (and the UI-only status line)
     assertThat(conv.master().messages().stream().filter(m -> !m.uiOnly())).hasSize(17);
+  }
+
+  @Test
+  void planFrom_isTheLeastContextThePolicyMasksEarlyAt_andMayMaskEarlyTellsWhenItCan() {
+    steps(8);
+    List<Message> active = conv.activeMessages();
+    long tokens = new ContextMeter(CHARS).measure(active, "test/model").tokens();
+    long budget = (long) (tokens / EVEN.maskFromRatio());
+    while (EVEN.planFrom(budget) <= tokens) {
+      budget++;
+    }
+    assertThat(EVEN.planFrom(budget - 1)).isLessThanOrEqualTo(tokens);
+    assertThat(EVEN.due(active)).isEqualTo(6);
+    assertThat(EVEN.mayMaskEarly(active, tokens, budget)).isFalse();
+    assertThat(auto(EVEN).afterTurn(ctx(budget))).isInstanceOf(CompactionOutcome.NotNeeded.class);
+    assertThat(EVEN.mayMaskEarly(active, tokens, budget - 1)).isTrue();
+    assertThat(auto(EVEN).afterTurn(ctx(budget - 1)))
+        .isInstanceOf(CompactionOutcome.Compacted.class);
+    // nothing to mask outside the kept outputs, or at the budget: the planner cannot act
+    assertThat(EVEN.with(0.30, 1.0, 8).mayMaskEarly(active, tokens, budget - 1)).isFalse();
+    assertThat(EVEN.mayMaskEarly(active, tokens, tokens)).isFalse();
   }
 
   @Test

@@ -19,9 +19,10 @@ import java.util.Objects;
  *
  * <p>Below the budget, the default policy's cost planner may still mask old tool outputs early,
  * when the tokens it saves on the calls it expects outweigh the cached prefix it rewrites; with
- * {@link #plansBelowBudget()} the proxy gives it that chance on every request, else only when it
- * runs the compactor anyway (a conversation's first request, the one after a compaction). The
- * replay through the proxy measures all of it ({@code docs/proxy.md}, "Replay through the proxy").
+ * {@link #plansBelowBudget()} the proxy gives it that chance on every request it could act on
+ * ({@link dev.compactor.core.policy.CostPlanner#mayMaskEarly}), else only when it runs the
+ * compactor anyway (a conversation's first request, the one after a compaction). The replay through
+ * the proxy measures all of it ({@code docs/proxy.md}, "Replay through the proxy").
  *
  * <p>Immutable and thread-safe.
  */
@@ -88,9 +89,10 @@ public final class ProxyPolicy {
   }
 
   /**
-   * Whether every request runs the compactor, so that its cost planner may mask early below the
-   * budget; if not, a request known to be below the budget (from the previous request's count) is
-   * sent as it stands without running it.
+   * Whether every request the cost planner could mask early below the budget runs the compactor
+   * ({@link dev.compactor.core.policy.CostPlanner#mayMaskEarly} on the previous request's count
+   * plus the new messages); if not, or where the planner cannot act, a request known to be below
+   * the budget (from that count) is sent as it stands without running it.
    */
   public boolean plansBelowBudget() {
     return plansBelowBudget;

@@ -18,6 +18,7 @@ import dev.compactor.core.model.ContextOverflowException;
 import dev.compactor.core.model.ModelError;
 import dev.compactor.core.policy.AppliedCompaction;
 import dev.compactor.core.policy.CompactionOutcome;
+import dev.compactor.core.policy.CostPlanner;
 import dev.compactor.core.policy.PendingCalls;
 import dev.compactor.core.policy.PolicyContext;
 import dev.compactor.core.recovery.OverflowRecovery;
@@ -530,12 +531,14 @@ public final class ProxyRoutes {
    * whole conversation again: the previous request of the stored conversation was sent as it stood
    * (its count kept in {@link #counted}), and that count plus the new messages' (the meter's sum:
    * per message, plus the reply priming already in the previous count) is below the budget, with no
-   * tool call pending, the reminder is off and {@link ProxyPolicy#plansBelowBudget} is off. Else
-   * -1: the compactor measures (and compacts, plans an early masking, or reminds) as usual.
+   * tool call pending and the reminder off; with {@link ProxyPolicy#plansBelowBudget} on, the
+   * compactor's cost planner must also be unable to act on it ({@link CostPlanner#mayMaskEarly}:
+   * e.g. below {@link CostPlanner#planFrom} of the budget). Else -1: the compactor measures (and
+   * compacts, plans an early masking, or reminds) as usual.
    */
   private long belowBudget(Plan p, List<Message> messages) {
-    if (p.prior == null || p.policy.reminderOn() || ProxyPolicy.DEFAULT.plansBelowBudget()) {
-      return -1; // the reminder's 90 % check and the cost planner are the compactor's
+    if (p.prior == null || p.policy.reminderOn()) {
+      return -1; // the reminder's 90 % check is the compactor's
     }
     Counted before = counted.get(p.prior.id() + "@" + p.prior.version());
     if (before == null || before.compactor() != p.compactor) {
@@ -552,8 +555,15 @@ public final class ProxyRoutes {
         tokens += p.compactor.counter().countMessage(m);
       }
     }
-    if (tokens >= p.compactor.budget().tokens() || PendingCalls.any(messages)) {
+    long budget = p.compactor.budget().tokens();
+    if (tokens >= budget || PendingCalls.any(messages)) {
       return -1;
+    }
+    CostPlanner planner = p.compactor.planner();
+    if (ProxyPolicy.DEFAULT.plansBelowBudget()
+        && planner != null
+        && planner.mayMaskEarly(messages, tokens, budget)) {
+      return -1; // the cost planner may mask early: it plans on the compactor's measure
     }
     return tokens;
   }
