@@ -42,7 +42,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -52,7 +51,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * The replay through the proxy: a {@link ReplayStrategy} named {@value #NAME} (or {@code
@@ -257,7 +255,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
         c.close();
       }
       provider.close();
-      deleteQuietly(dir);
+      ImportTarget.deleteQuietly(dir);
       throw e;
     }
     chats = c;
@@ -348,7 +346,7 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
         chats.close();
       } finally {
         provider.close();
-        deleteQuietly(dir);
+        ImportTarget.deleteQuietly(dir);
       }
     }
   }
@@ -993,22 +991,6 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
   private static String abbreviate(String s) {
     String one = s.replaceAll("\\s+", " ");
     return one.length() > 300 ? one.substring(0, 300) + "…" : one;
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder())
-          .forEach(
-              p -> {
-                try {
-                  Files.deleteIfExists(p);
-                } catch (IOException e) {
-                  // a temporary file left behind is not worth failing the replay for
-                }
-              });
-    } catch (IOException e) {
-      // the same
-    }
   }
 
   @Override

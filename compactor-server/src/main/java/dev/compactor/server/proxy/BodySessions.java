@@ -62,26 +62,18 @@ final class BodySessions {
       }
     } else if (userId.startsWith("user_")) {
       int at = userId.lastIndexOf(SESSION_MARK);
-      String session = at < 0 ? null : valid(userId.substring(at + SESSION_MARK.length()));
+      String session =
+          at < 0 ? null : SessionHeaders.usable(userId.substring(at + SESSION_MARK.length()));
       if (session != null) {
         return "metadata.user_id.session_id:" + session;
       }
     }
-    String whole = valid(userId);
+    String whole = SessionHeaders.usable(userId);
     return whole == null ? null : "metadata.user_id:" + whole;
   }
 
   /** A usable signal value from a JSON string, or null. */
   private static String text(JsonNode v) {
-    return v == null || !v.isTextual() ? null : valid(v.asText());
-  }
-
-  private static String valid(String v) {
-    String s = v.strip();
-    return s.isEmpty()
-            || s.length() > SessionHeaders.MAX_LENGTH
-            || s.chars().anyMatch(c -> c < 0x20 || c == 0x7f)
-        ? null
-        : s;
+    return v == null || !v.isTextual() ? null : SessionHeaders.usable(v.asText());
   }
 }

@@ -35,18 +35,23 @@ final class SessionHeaders {
    */
   static String of(UnaryOperator<String> header) {
     for (String name : NAMES) {
-      String v = header.apply(name);
-      if (v == null) {
-        continue;
+      String raw = header.apply(name);
+      String v = raw == null ? null : usable(raw);
+      if (v != null) {
+        return name.toLowerCase(Locale.ROOT) + ":" + v;
       }
-      v = v.strip();
-      if (v.isEmpty()
-          || v.length() > MAX_LENGTH
-          || v.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-        continue;
-      }
-      return name.toLowerCase(Locale.ROOT) + ":" + v;
     }
     return null;
+  }
+
+  /**
+   * A session value stripped, or null when it is blank, longer than {@link #MAX_LENGTH} or holds a
+   * control character: the rule for headers and body fields alike.
+   */
+  static String usable(String value) {
+    String s = value.strip();
+    return s.isEmpty() || s.length() > MAX_LENGTH || s.chars().anyMatch(c -> c < 0x20 || c == 0x7f)
+        ? null
+        : s;
   }
 }
