@@ -33,6 +33,11 @@ import java.util.stream.IntStream;
  * Counting many uncounted messages at once (a conversation loaded into a new process) runs on the
  * common fork-join pool when there is enough text: tokenizing is CPU-bound and the messages are
  * independent.
+ *
+ * A message made of lines counted before (a truncated output: its head and tail lines were counted
+ * one by one to choose the cut) is counted by countMessageReusingLines as the sum of its parts,
+ * cut at the line breaks where the encoding's split proves the sum exact (LineBreaks), each part
+ * from the short-text cache when it is there: only the marker between head and tail is tokenized.
  */
 final class CachingTokenCounter implements TokenCounter {
   private final String name;
@@ -40,6 +45,7 @@ final class CachingTokenCounter implements TokenCounter {
   private final TextTokenizer tokenizer;
   private final MessageOverhead overhead;
   private final TokenCountCache shared;
+  private final LineBreaks cleanBreaks;
   private final int[] roleTokens = new int[Role.values().length];
 
   /**
@@ -83,12 +89,42 @@ final class CachingTokenCounter implements TokenCounter {
   /** Uncounted text (chars) from which {@link #countEach} tokenizes on several threads. */
   static final long PARALLEL_CHARS = 1 << 20;
 
+  /**
+   * Where a text's tokens are the sum of the tokens of its parts: for a split pattern in which no
+   * piece crosses a line break that this says is clean, the parts between clean breaks count the
+   * same apart as together.
+   */
+  @FunctionalInterface
+  interface LineBreaks {
+    /**
+     * @param b a position right after a line feed of {@code text}
+     * @return whether the tokens of {@code text} are those of {@code text[0, b)} plus those of
+     *     {@code text[b, n)}
+     */
+    boolean isClean(String text, int b);
+  }
+
   CachingTokenCounter(
       String name,
       TokenizerFamily family,
       TextTokenizer tokenizer,
       MessageOverhead overhead,
       TokenCountCache shared) {
+    this(name, family, tokenizer, overhead, shared, null);
+  }
+
+  /**
+   * @param cleanBreaks the clean line breaks of the tokenizer's split, or null when the tokenizer
+   *     gives no such guarantee (then every text is tokenized whole)
+   */
+  CachingTokenCounter(
+      String name,
+      TokenizerFamily family,
+      TextTokenizer tokenizer,
+      MessageOverhead overhead,
+      TokenCountCache shared,
+      LineBreaks cleanBreaks) {
+    this.cleanBreaks = cleanBreaks;
     this.name = Objects.requireNonNull(name, "name");
     this.family = Objects.requireNonNull(family, "family");
     this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
@@ -196,12 +232,56 @@ final class CachingTokenCounter implements TokenCounter {
     return count;
   }
 
+  @Override
+  public int countMessageReusingLines(Message message) {
+    if (cleanBreaks == null || shortTexts == null || message.uiOnly()) {
+      return countMessage(message);
+    }
+    Integer cached = cached(message);
+    if (cached != null) {
+      return cached;
+    }
+    // Not looked up in (nor added to) the shared content-hash level: hashing the text would cost
+    // about what reusing its lines saves.
+    int count = compute(message, true);
+    Map<Message, Integer> s = stripe(message);
+    synchronized (s) {
+      s.put(message, count);
+    }
+    return count;
+  }
+
+  /**
+   * The tokens of {@code text} as the sum of its parts between clean line breaks, each through
+   * {@link #countText} (so from the short-text cache when it was counted before). Exact: the parts
+   * count the same apart as together.
+   */
+  private int countByLines(String text) {
+    int n = text.length();
+    int total = 0;
+    int from = 0;
+    while (from < n) {
+      int end = from;
+      do {
+        int nl = text.indexOf('\n', end);
+        end = nl < 0 ? n : nl + 1;
+      } while (end < n && !cleanBreaks.isClean(text, end));
+      total += countText(from == 0 && end == n ? text : text.substring(from, end));
+      from = end;
+    }
+    return total;
+  }
+
   private int compute(Message m) {
+    return compute(m, false);
+  }
+
+  private int compute(Message m, boolean byLines) {
     int n = overhead.perMessage();
     if (overhead.countRoleName()) {
       n += roleTokens[m.role().ordinal()];
     }
-    n += tokenize(m.content());
+    n += byLines ? countByLines(m.content()) : tokenize(m.content());
     for (ReasoningBlock r : m.reasoning()) {
       n += tokenize(r.text());
     }

@@ -213,6 +213,39 @@ final class O200kSplitter {
     return contraction(s, j);
   }
 
+  /**
+   * Whether the split of {@code s} breaks cleanly at {@code b}, the position right after a line
+   * feed: a piece ends at {@code b}, the pieces before it are those of {@code s[0, b)} split alone
+   * and the pieces from it on those of {@code s[b, n)} split alone, so the tokens of {@code s} are
+   * the tokens of the two parts added up. It does unless what follows could continue the piece that
+   * holds the line feed: a {@code /} (alternative 4 takes line breaks and slashes after
+   * punctuation), or white space up to another line break (alternative 5 ends at the last line
+   * break of a run of white space). Nothing else in the pattern looks past a line feed: no word,
+   * number or punctuation alternative takes one, and no piece starts with one but a white-space
+   * piece.
+   *
+   * @param b a position after {@code s.charAt(b - 1) == '\n'}, at most {@code s.length()}
+   */
+  static boolean breaksCleanlyAt(String s, int b) {
+    int n = s.length();
+    if (b >= n) {
+      return true;
+    }
+    if (s.charAt(b) == '/') {
+      return false;
+    }
+    for (int j = b; j < n; j++) {
+      int m = classAt(s, j);
+      if ((m & SPACE) == 0) {
+        return true;
+      }
+      if ((m & CRLF) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** {@code (?i:'s|'t|'re|'ve|'m|'ll|'d)?} at {@code j}: where it ends. */
   private static int contraction(String s, int j) {
     int n = s.length();

@@ -59,6 +59,22 @@ public interface TokenCounter {
   int countMessage(Message message);
 
   /**
+   * The same count as {@link #countMessage}, for a message whose content repeats lines this counter
+   * has just counted with {@link #countText}, as the replacement of a truncated output repeats the
+   * head and tail lines its truncation measured. The built-in {@code o200k_base} counter then adds
+   * up the lines' remembered counts wherever its split pattern proves that the text counts the same
+   * in parts as whole, and tokenizes only the rest (the marker between head and tail); the count is
+   * exact either way. The other counters count as {@link #countMessage} does. Like it, the count is
+   * remembered for this message.
+   *
+   * @param message never null
+   * @return 0 for a {@code uiOnly} message, otherwise &gt; 0
+   */
+  default int countMessageReusingLines(Message message) {
+    return countMessage(message);
+  }
+
+  /**
    * The tokens of a request made of these messages: the sum of {@link #countMessage} plus {@link
    * MessageOverhead#replyPriming()} when at least one message is counted. uiOnly messages count 0.
    *

@@ -133,7 +133,8 @@ public final class TokenCounters {
             TokenizerFamily.O200K_BASE,
             BpeTokenizer.of(BpeTokenizer.Encoding.O200K_BASE),
             MessageOverhead.OPENAI,
-            SHARED_CACHE);
+            SHARED_CACHE,
+            O200kSplitter::breaksCleanlyAt);
   }
 
   private static final class Cl100k {

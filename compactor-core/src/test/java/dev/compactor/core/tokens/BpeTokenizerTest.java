@@ -216,4 +216,94 @@ class BpeTokenizerTest {
       assertSamePieces(sb.toString(), "random text " + i + " (seed 3)");
     }
   }
+
+  /** The pieces of {@code text} by the pattern itself, as [start, end) pairs from {@code shift}. */
+  private static List<List<Integer>> patternPieces(String text, int shift) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                BpeTokenizer.O200K_PATTERN, java.util.regex.Pattern.UNICODE_CHARACTER_CLASS)
+            .matcher(text);
+    List<List<Integer>> out = new ArrayList<>();
+    while (m.find()) {
+      out.add(List.of(shift + m.start(), shift + m.end()));
+    }
+    return out;
+  }
+
+  @Test
+  void aCleanLineBreak_splitsTheTextIntoPartsWithThePiecesOfTheWhole() {
+    long seed = 11;
+    Random r = new Random(seed);
+    // Lines that start with what may continue the piece of the line feed before them (line breaks,
+    // slashes, white space of every kind up to another break) and with what may not.
+    String[] starts = {
+      "", "\n", "\r\n", "/", "//", " ", "  ", "\t", " \n", "\t\r", "\u00a0", "\u2028", "\u0085",
+      "\u00a0\n", "\u2028x", ".", "-/", "'s", "'", "a", "Z", "1", "é", "😀", "\u0301", "\ud800"
+    };
+    String[] bodies = {
+      "word",
+      "Word's",
+      "x.",
+      "a/",
+      "end /",
+      "12345",
+      "  spaced  ",
+      " ",
+      ".",
+      "/usr/lib/x.so",
+      "日本",
+      "'ll",
+      "a\u0301",
+      "😀😀",
+      "\t",
+      "x\r",
+      "{\"k\": [1, 2]}",
+      ""
+    };
+    int clean = 0;
+    int unclean = 0;
+    for (int i = 0; i < 4000; i++) {
+      StringBuilder sb = new StringBuilder();
+      int lines = 1 + r.nextInt(6);
+      for (int l = 0; l < lines; l++) {
+        sb.append(starts[r.nextInt(starts.length)]).append(bodies[r.nextInt(bodies.length)]);
+        if (l < lines - 1 || r.nextBoolean()) {
+          sb.append('\n');
+        }
+      }
+      String text = sb.toString();
+      List<List<Integer>> whole = patternPieces(text, 0);
+      for (int b = text.indexOf('\n') + 1; b > 0; b = text.indexOf('\n', b) + 1) {
+        if (!O200kSplitter.breaksCleanlyAt(text, b)) {
+          unclean++;
+          continue;
+        }
+        clean++;
+        List<List<Integer>> parts = new ArrayList<>(patternPieces(text.substring(0, b), 0));
+        parts.addAll(patternPieces(text.substring(b), b));
+        assertThat(parts)
+            .as("seed %d text %d, clean break at %d: %s", seed, i, b, text.replace("\n", "\\n"))
+            .isEqualTo(whole);
+        assertThat(OURS.count(text.substring(0, b)) + OURS.count(text.substring(b)))
+            .isEqualTo(JTOKKIT.countTokensOrdinary(text));
+      }
+    }
+    assertThat(clean).as("clean breaks checked").isGreaterThan(3000);
+    assertThat(unclean).as("unclean breaks seen").isGreaterThan(1000);
+  }
+
+  @Test
+  void aLineBreakBeforeABlankLineOrASlash_isNotClean_forThePartsCountOtherwise() {
+    // "\n\n" is one piece, and one token, where the parts have one each.
+    assertThat(O200kSplitter.breaksCleanlyAt("a\n\nb", 2)).isFalse();
+    assertThat(OURS.count("a\n") + OURS.count("\nb")).isNotEqualTo(OURS.count("a\n\nb"));
+    assertThat(O200kSplitter.breaksCleanlyAt("a\n \t\nb", 2)).isFalse();
+    // After punctuation the piece takes the line breaks and slashes that follow.
+    assertThat(O200kSplitter.breaksCleanlyAt("x.\n/usr", 3)).isFalse();
+    assertThat(patternPieces("x.\n/usr", 0)).contains(List.of(1, 4));
+    // Anything else ends the piece at the line feed.
+    assertThat(O200kSplitter.breaksCleanlyAt("x.\n  usr", 3)).isTrue();
+    assertThat(O200kSplitter.breaksCleanlyAt("x.\n", 3)).isTrue();
+    assertThat(O200kSplitter.breaksCleanlyAt("x.\n \t", 3)).isTrue();
+  }
 }

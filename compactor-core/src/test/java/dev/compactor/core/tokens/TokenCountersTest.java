@@ -334,6 +334,68 @@ class TokenCountersTest {
     assertThat(encoded).hasSize(log.size() - 1); // each counted message tokenized exactly once
   }
 
+  @Test
+  void countMessageReusingLines_tokenizesOnlyTheLinesNotCountedBefore_andCountsExactly() {
+    List<String> encoded = new ArrayList<>();
+    BpeTokenizer bpe = BpeTokenizer.of(BpeTokenizer.Encoding.O200K_BASE);
+    TokenCounter counter =
+        new CachingTokenCounter(
+            "o200k-lines-" + UUID.randomUUID(),
+            TokenizerFamily.O200K_BASE,
+            t -> {
+              encoded.add(t);
+              return bpe.count(t);
+            },
+            MessageOverhead.OPENAI,
+            new TokenCountCache(100),
+            O200kSplitter::breaksCleanlyAt);
+    // A head and a tail counted line by line, as a truncation measures them; the head has a blank
+    // line and a line that starts with a slash, where the split joins a line to the one before.
+    String head = "Ran command: `ls /srv`\nfirst.\n\n  indented\nend.\n/srv/data/a.txt\n";
+    String tail = "last line 1\nlast line 2\n";
+    for (String part : (head + tail).split("(?<=\n)")) {
+      counter.countText(part);
+    }
+    String marker = "[... 120 tokens truncated (lines 7-40 of 42); saved#1 ...]\n";
+    Message m = Message.toolResult("call_1", head + marker + tail);
+    encoded.clear();
+    int count = counter.countMessageReusingLines(m);
+    assertThat(count)
+        .isEqualTo(3 + O200K.countTokensOrdinary("tool") + O200K.countTokensOrdinary(m.content()));
+    // Only what no clean break separates from new text: the blank line with the line before it,
+    // the slash line with the line before it, and the marker.
+    assertThat(encoded).containsExactly("first.\n\n", "end.\n/srv/data/a.txt\n", marker);
+    // remembered for the message, as countMessage remembers it
+    encoded.clear();
+    assertThat(counter.countMessage(m)).isEqualTo(count);
+    assertThat(encoded).isEmpty();
+  }
+
+  @Test
+  void countMessageReusingLines_equalsCountMessage_forEveryCounter() {
+    Random rnd = new Random(5);
+    String[] lines = {"\n", "/x\n", "  \n", "word.\n", "\u2028\n", "12 34\n", "日本\n", "it's\n"};
+    for (int i = 0; i < 300; i++) {
+      StringBuilder sb = new StringBuilder();
+      for (int k = rnd.nextInt(30); k > 0; k--) {
+        String l = lines[rnd.nextInt(lines.length)];
+        sb.append(l);
+        TokenCounters.o200k().countText(l);
+      }
+      Message m = Message.toolResult("call_" + i, sb.toString());
+      int expected = 3 + O200K.countTokensOrdinary("tool") + O200K.countTokensOrdinary(m.content());
+      assertThat(TokenCounters.o200k().countMessageReusingLines(m))
+          .as("text %d", i)
+          .isEqualTo(expected);
+      assertThat(TokenCounters.cl100k().countMessageReusingLines(m))
+          .isEqualTo(TokenCounters.cl100k().countMessage(m));
+      assertThat(TokenCounters.estimate().countMessageReusingLines(m))
+          .isEqualTo(TokenCounters.estimate().countMessage(m));
+    }
+    Message hidden = Message.builder(Role.TOOL).toolCallId("c").content("x").uiOnly(true).build();
+    assertThat(TokenCounters.o200k().countMessageReusingLines(hidden)).isZero();
+  }
+
   /** An o200k counter with a unique name that records every text it encodes. */
   static TokenCounter countingCounter(List<String> encoded) {
     return TokenCounters.custom(

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.IntToLongFunction;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -69,9 +70,11 @@ import java.util.stream.IntStream;
  *
  * <p>Cost: two linear passes over the text plus tokenizing only what is written; token counts of
  * the input come from the counter's cache, and so do the head and tail lines of an output truncated
- * before. Phases 2 and 3 work out their rewrites a batch at a time (the candidates the estimated
- * savings say are needed), on the common fork-join pool when a batch holds more than 256 K
- * characters. Stateless and thread-safe.
+ * before. A truncated output's replacement is counted from the lines its cut counted ({@link
+ * TokenCounter#countMessageReusingLines}): only its marker is tokenized anew. Phases 2 and 3 work
+ * out their rewrites a batch at a time (the candidates the estimated savings say are needed), on
+ * the common fork-join pool when a batch holds more than 256 K characters. Stateless and
+ * thread-safe.
  */
 public final class TrimProvider implements ContextProvider {
   /** The registered name. */
@@ -142,7 +145,7 @@ public final class TrimProvider implements ContextProvider {
           0,
           0);
     }
-    Run run = new Run(source, a.tokens, counter, target, a.total);
+    Run run = new Run(source, a.tokens, target, a.total);
     // Phase 0 builds stubs one by one (each saves to the archive). Phases 2 and 3 work out their
     // rewrites (the costly part: tokenizing head and tail lines, scoring sentences) for a batch of
     // candidates at a time — on several threads when the batch is large — and apply them in
@@ -154,6 +157,7 @@ public final class TrimProvider implements ContextProvider {
             a.stale,
             i -> a.tokens[i] - STUB_TOKENS,
             null,
+            counter::countMessage,
             (i, m, x) -> stub(m, a.tokens[i], a.calls.get(m.toolCallId()), names, config));
     long keptPerCut =
         (long) (config.maxToolResultTokens() * (Truncation.HEAD_SHARE + Truncation.TAIL_SHARE))
@@ -163,12 +167,14 @@ public final class TrimProvider implements ContextProvider {
             a.large,
             i -> a.tokens[i] - keptPerCut,
             i -> Truncation.cut(source.get(i).content(), config.maxToolResultTokens(), counter),
+            counter::countMessageReusingLines,
             (i, m, cut) -> truncate(m, cut, a.tokens[i], config, a.calls.get(m.toolCallId())));
     long[] extracts =
         run.phase(
             a.prose,
             i -> (long) (a.tokens[i] * (1 - EXTRACTIVE_RATIO)),
             i -> ExtractiveCompression.compress(source.get(i).content(), EXTRACTIVE_RATIO),
+            counter::countMessage,
             (i, m, c) -> extract(m, c, config));
     // Phase 4: an output that alone exceeds the limit can never fit, wherever it is (the final
     // step's included): head and tail kept, the middle recoverable, the command named.
@@ -177,6 +183,7 @@ public final class TrimProvider implements ContextProvider {
             a.oversized,
             i -> a.tokens[i] - keptOf(a.oversizedAllowed),
             i -> Truncation.cut(source.get(i).content(), a.oversizedAllowed, counter),
+            counter::countMessageReusingLines,
             (i, m, cut) -> truncate(m, cut, a.tokens[i], config, a.calls.get(m.toolCallId())));
     int stubbed = (int) stubs[0];
     long stubbedTokens = stubs[1];
@@ -299,17 +306,15 @@ public final class TrimProvider implements ContextProvider {
   private static final class Run {
     final List<Message> source;
     final int[] tokens;
-    final TokenCounter counter;
     final Integer target;
     final Message[] out;
     final boolean[] replaced;
     final Map<MessageId, List<MessageId>> provenance = new LinkedHashMap<>();
     long total;
 
-    Run(List<Message> source, int[] tokens, TokenCounter counter, Integer target, long total) {
+    Run(List<Message> source, int[] tokens, Integer target, long total) {
       this.source = source;
       this.tokens = tokens;
-      this.counter = counter;
       this.target = target;
       this.out = source.toArray(new Message[0]);
       this.replaced = new boolean[out.length];
@@ -323,7 +328,8 @@ public final class TrimProvider implements ContextProvider {
     /**
      * Replaces candidates in order until the target is reached: {@code work} prepares a batch (a
      * null result: leave that one; no {@code work}: nothing to prepare, {@code rewrite} gets null),
-     * {@code rewrite} builds each replacement, which is kept when it has fewer tokens.
+     * {@code rewrite} builds each replacement, which is kept when it has fewer tokens ({@code
+     * counting}: the counter's count of it; a truncation's reuses the lines its cut counted).
      *
      * @return {replaced messages, tokens saved}
      */
@@ -331,6 +337,7 @@ public final class TrimProvider implements ContextProvider {
         List<Integer> candidates,
         IntToLongFunction saving,
         IntFunction<T> work,
+        ToIntFunction<Message> counting,
         Rewrite<T> rewrite) {
       List<Integer> open = new ArrayList<>(candidates.size());
       for (int i : candidates) {
@@ -351,7 +358,7 @@ public final class TrimProvider implements ContextProvider {
           }
           Message m = source.get(i);
           Message replacement = rewrite.build(i, m, prepared == null ? null : prepared.get(b));
-          int t = counter.countMessage(replacement);
+          int t = counting.applyAsInt(replacement);
           if (t >= tokens[i]) {
             continue;
           }

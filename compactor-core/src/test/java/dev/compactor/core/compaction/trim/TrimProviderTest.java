@@ -404,6 +404,52 @@ class TrimProviderTest {
   }
 
   @Test
+  void truncation_withAnExactCounter_reportsTheTokensTheResultHas_blankLinesAndSlashesIncluded() {
+    // Lines the split joins to the one before (blank lines, paths after punctuation) at every
+    // place, so the head, the tail and the marker meet such lines too.
+    StringBuilder out = new StringBuilder("Ran command: `find / -name '*.so'`\n");
+    for (int i = 0; i < 4000; i++) {
+      out.append(
+          switch (i % 5) {
+            case 0 -> "found:\n";
+            case 1 -> "/usr/lib/x" + i + ".so\n";
+            case 2 -> "\n";
+            case 3 -> "   \n";
+            default -> "  size " + i + " bytes.\n";
+          });
+    }
+    List<Message> m =
+        new Conv()
+            .system("sys")
+            .user("find them")
+            .tool("shell", "{\"command\":\"find / -name '*.so'\"}", out.toString())
+            .tool("shell", "{\"command\":\"ls /\"}", "/\n" + out.substring(200, 30_000))
+            .user("thanks")
+            .build();
+    TokenCounter o200k = TokenCounters.o200k();
+    TokenCounter jtokkit =
+        TokenCounters.custom(
+            "o200k-jtokkit-" + java.util.UUID.randomUUID(),
+            dev.compactor.core.tokens.TokenizerFamily.O200K_BASE,
+            com.knuddels.jtokkit.Encodings.newLazyEncodingRegistry()
+                    .getEncoding(com.knuddels.jtokkit.api.EncodingType.O200K_BASE)
+                ::countTokensOrdinary,
+            dev.compactor.core.tokens.MessageOverhead.OPENAI);
+    CompressionConfig c =
+        CompressionConfig.builder()
+            .limit(null)
+            .counter(o200k)
+            .archive(archive)
+            .maxToolResultTokens(700)
+            .build();
+    TrimOutcome o = trim.trim(m, c);
+
+    assertThat(o.truncated()).isEqualTo(2);
+    assertThat(o.tokensAfter()).isEqualTo(jtokkit.countMessages(o.result().messages()));
+    assertThat(o.tokensBefore()).isEqualTo(jtokkit.countMessages(m));
+  }
+
+  @Test
   void truncation_ofOneHugeLine_cutsInsideTheLine() {
     String output = "x".repeat(60_000);
     List<Message> m =
