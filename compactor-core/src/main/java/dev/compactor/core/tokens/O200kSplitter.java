@@ -217,12 +217,14 @@ final class O200kSplitter {
    * Whether the split of {@code s} breaks cleanly at {@code b}, the position right after a line
    * feed: a piece ends at {@code b}, the pieces before it are those of {@code s[0, b)} split alone
    * and the pieces from it on those of {@code s[b, n)} split alone, so the tokens of {@code s} are
-   * the tokens of the two parts added up. It does unless what follows could continue the piece that
-   * holds the line feed: a {@code /} (alternative 4 takes line breaks and slashes after
-   * punctuation), or white space up to another line break (alternative 5 ends at the last line
-   * break of a run of white space). Nothing else in the pattern looks past a line feed: no word,
-   * number or punctuation alternative takes one, and no piece starts with one but a white-space
-   * piece.
+   * the tokens of the two parts added up. The line feed is in one of two kinds of piece: white
+   * space (alternative 5, which ends at the last line break of a run of white space) or, when the
+   * line ends in punctuation, the line breaks and slashes that alternative 4 takes after it. So the
+   * break is clean unless white space after it runs up to another line break, or a {@code /}
+   * follows it after punctuation (any character that is not white space, a letter or a number
+   * counts as punctuation here, which errs on the side of unclean). Nothing else in the pattern
+   * looks past a line feed: no word or number takes one, and no piece starts with one but a
+   * white-space piece.
    *
    * @param b a position after {@code s.charAt(b - 1) == '\n'}, at most {@code s.length()}
    */
@@ -232,7 +234,11 @@ final class O200kSplitter {
       return true;
     }
     if (s.charAt(b) == '/') {
-      return false;
+      int k = b - 2;
+      while (k >= 0 && (s.charAt(k) == '\n' || s.charAt(k) == '\r')) {
+        k--;
+      }
+      return k < 0 || !other(classAt(s, k));
     }
     for (int j = b; j < n; j++) {
       int m = classAt(s, j);

@@ -258,11 +258,17 @@ class BpeTokenizerTest {
       "\t",
       "x\r",
       "{\"k\": [1, 2]}",
-      ""
+      "",
+      "file_0.txt rho",
+      "/srv/x 12",
+      "\u0301",
+      "x.\r",
+      "a /",
+      "it's"
     };
     int clean = 0;
     int unclean = 0;
-    for (int i = 0; i < 4000; i++) {
+    for (int i = 0; i < 6000; i++) {
       StringBuilder sb = new StringBuilder();
       int lines = 1 + r.nextInt(6);
       for (int l = 0; l < lines; l++) {
@@ -298,9 +304,15 @@ class BpeTokenizerTest {
     assertThat(O200kSplitter.breaksCleanlyAt("a\n\nb", 2)).isFalse();
     assertThat(OURS.count("a\n") + OURS.count("\nb")).isNotEqualTo(OURS.count("a\n\nb"));
     assertThat(O200kSplitter.breaksCleanlyAt("a\n \t\nb", 2)).isFalse();
-    // After punctuation the piece takes the line breaks and slashes that follow.
+    // After punctuation the piece takes the line breaks and slashes that follow ...
     assertThat(O200kSplitter.breaksCleanlyAt("x.\n/usr", 3)).isFalse();
     assertThat(patternPieces("x.\n/usr", 0)).contains(List.of(1, 4));
+    assertThat(O200kSplitter.breaksCleanlyAt("x/\r\n/usr", 4)).isFalse();
+    // ... not after a word, a number or white space, where the line feed is white space.
+    assertThat(O200kSplitter.breaksCleanlyAt("x\n/usr", 2)).isTrue();
+    assertThat(O200kSplitter.breaksCleanlyAt("x 1\r\n/usr", 5)).isTrue();
+    assertThat(O200kSplitter.breaksCleanlyAt("x \n/usr", 3)).isTrue();
+    assertThat(O200kSplitter.breaksCleanlyAt("\n/usr", 1)).isTrue();
     // Anything else ends the piece at the line feed.
     assertThat(O200kSplitter.breaksCleanlyAt("x.\n  usr", 3)).isTrue();
     assertThat(O200kSplitter.breaksCleanlyAt("x.\n", 3)).isTrue();
