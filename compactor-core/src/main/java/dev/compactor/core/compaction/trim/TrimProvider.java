@@ -17,11 +17,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.IntToLongFunction;
 import java.util.function.ToIntFunction;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * The {@code trim} strategy (the default): rule-based, deterministic, no model call. It replaces
@@ -72,9 +75,9 @@ import java.util.stream.IntStream;
  * the input come from the counter's cache, and so do the head and tail lines of an output truncated
  * before. A truncated output's replacement is counted from the lines its cut counted ({@link
  * TokenCounter#countMessageReusingLines}): only its marker is tokenized anew. Phases 2 and 3 work
- * out their rewrites a batch at a time (the candidates the estimated savings say are needed), on
- * the common fork-join pool when a batch holds more than 256 K characters. Stateless and
- * thread-safe.
+ * out their rewrites a batch at a time (the candidates the estimated savings say are needed), each
+ * when it is first needed; when a batch holds more than 256 K characters, threads of the common
+ * fork-join pool work out the next ones meanwhile. Stateless and thread-safe.
  */
 public final class TrimProvider implements ContextProvider {
   /** The registered name. */
@@ -148,9 +151,10 @@ public final class TrimProvider implements ContextProvider {
     Run run = new Run(source, a.tokens, target, a.total);
     // Phase 0 builds stubs one by one (each saves to the archive). Phases 2 and 3 work out their
     // rewrites (the costly part: tokenizing head and tail lines, scoring sentences) for a batch of
-    // candidates at a time — on several threads when the batch is large — and apply them in
-    // order until the target is reached. A batch holds the candidates the estimate says are
-    // needed, so little is worked out in vain.
+    // candidates at a time — other threads running ahead when the batch is large, while this one
+    // builds and saves the replacements — and apply them in order until the target is reached. A
+    // batch holds the candidates the estimate says are needed, and a candidate is worked out only
+    // when it is needed or a thread is free for it, so little is worked out in vain.
     StubNames names = new StubNames(source, a.stale);
     long[] stubs =
         run.phase(
@@ -350,24 +354,31 @@ public final class TrimProvider implements ContextProvider {
       for (int from = 0; from < open.size() && !reached(); ) {
         List<Integer> batch = batch(open, from, saving);
         from += batch.size();
-        List<T> prepared = work == null ? null : prepare(batch, work);
-        for (int b = 0; b < batch.size() && !reached(); b++) {
-          int i = batch.get(b);
-          if (prepared != null && prepared.get(b) == null) {
-            continue;
+        Prepared<T> prepared = work == null ? null : prepare(batch, work);
+        try {
+          for (int b = 0; b < batch.size() && !reached(); b++) {
+            int i = batch.get(b);
+            T p = prepared == null ? null : prepared.get(b);
+            if (prepared != null && p == null) {
+              continue;
+            }
+            Message m = source.get(i);
+            Message replacement = rewrite.build(i, m, p);
+            int t = counting.applyAsInt(replacement);
+            if (t >= tokens[i]) {
+              continue;
+            }
+            out[i] = replacement;
+            replaced[i] = true;
+            provenance.put(replacement.id(), List.of(m.id()));
+            total += t - tokens[i];
+            count++;
+            saved += tokens[i] - t;
           }
-          Message m = source.get(i);
-          Message replacement = rewrite.build(i, m, prepared == null ? null : prepared.get(b));
-          int t = counting.applyAsInt(replacement);
-          if (t >= tokens[i]) {
-            continue;
+        } finally {
+          if (prepared != null) {
+            prepared.stop();
           }
-          out[i] = replacement;
-          replaced[i] = true;
-          provenance.put(replacement.id(), List.of(m.id()));
-          total += t - tokens[i];
-          count++;
-          saved += tokens[i] - t;
         }
       }
       return new long[] {count, saved};
@@ -394,26 +405,101 @@ public final class TrimProvider implements ContextProvider {
     }
 
     /**
-     * {@code work} of each candidate, in order; on the common fork-join pool when the batch has
-     * enough text to pay for it. {@code work} must be pure: it may run for a candidate whose result
-     * is not used.
+     * {@code work} of each candidate of the batch, worked out when it is first needed; when the
+     * batch has enough text to pay for it, threads of the common fork-join pool work out the next
+     * ones meanwhile, in order, so that preparing the candidates overlaps building and saving the
+     * replacements. {@code work} must be pure: it may run for a candidate whose result is not used.
      */
-    private <T> List<T> prepare(List<Integer> batch, IntFunction<T> work) {
+    private <T> Prepared<T> prepare(List<Integer> batch, IntFunction<T> work) {
       long chars = 0;
       for (int i : batch) {
         chars += source.get(i).content().length();
       }
+      Prepared<T> p = new Prepared<>(batch, work);
       if (batch.size() > 1 && chars >= PARALLEL_CHARS) {
-        return IntStream.range(0, batch.size())
-            .parallel()
-            .mapToObj(b -> work.apply(batch.get(b)))
-            .collect(Collectors.toList());
+        int helpers = Math.min(ForkJoinPool.getCommonPoolParallelism(), batch.size() - 1);
+        for (int h = 0; h < helpers; h++) {
+          ForkJoinPool.commonPool().execute(p::workAhead);
+        }
       }
-      List<T> out = new ArrayList<>(batch.size());
-      for (int i : batch) {
-        out.add(work.apply(i));
+      return p;
+    }
+  }
+
+  /**
+   * The prepared work of a batch's candidates: each slot is worked out once, by whichever thread
+   * claims it first (the trim's own thread when it needs a slot nobody has started, else a helper
+   * running ahead in order), and waited for when another thread is on it. A helper that fails
+   * leaves its failure in the slot, thrown where the slot is needed.
+   */
+  private static final class Prepared<T> {
+    private final List<Integer> batch;
+    private final IntFunction<T> work;
+    private final AtomicBoolean[] claimed;
+    private final CompletableFuture<T>[] slots;
+    private final AtomicInteger next = new AtomicInteger();
+    private volatile boolean stopped;
+
+    @SuppressWarnings("unchecked")
+    Prepared(List<Integer> batch, IntFunction<T> work) {
+      this.batch = batch;
+      this.work = work;
+      this.claimed = new AtomicBoolean[batch.size()];
+      this.slots = new CompletableFuture[batch.size()];
+      for (int b = 0; b < slots.length; b++) {
+        claimed[b] = new AtomicBoolean();
+        slots[b] = new CompletableFuture<>();
       }
-      return out;
+    }
+
+    /** The work of slot {@code b}, worked out now unless another thread is on it. */
+    T get(int b) {
+      if (claimed[b].compareAndSet(false, true)) {
+        return run(b);
+      }
+      try {
+        return slots[b].join();
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        if (e.getCause() instanceof Error err) {
+          throw err;
+        }
+        throw e;
+      }
+    }
+
+    private T run(int b) {
+      T t;
+      try {
+        t = work.apply(batch.get(b));
+      } catch (RuntimeException | Error e) {
+        slots[b].completeExceptionally(e);
+        throw e;
+      }
+      slots[b].complete(t);
+      return t;
+    }
+
+    /** A helper: the unclaimed slots in order, until the batch is done or no longer needed. */
+    void workAhead() {
+      for (int b = next.getAndIncrement();
+          b < slots.length && !stopped;
+          b = next.getAndIncrement()) {
+        if (claimed[b].compareAndSet(false, true)) {
+          try {
+            run(b);
+          } catch (RuntimeException | Error e) {
+            // kept in the slot: thrown by get where the slot is needed
+          }
+        }
+      }
+    }
+
+    /** No slot will be needed any more: helpers stop claiming. */
+    void stop() {
+      stopped = true;
     }
   }
 
