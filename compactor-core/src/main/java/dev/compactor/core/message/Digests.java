@@ -35,9 +35,14 @@ public final class Digests {
 
   /** SHA-256 hex of a string's UTF-8 bytes. */
   public static String sha256Hex(String text) {
-    MessageDigest md = sha256();
-    md.update(text.getBytes(StandardCharsets.UTF_8));
-    return HexFormat.of().formatHex(md.digest());
+    return sha256Hex(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * SHA-256 hex of bytes (of a string's UTF-8 bytes already encoded: the same as of the string).
+   */
+  public static String sha256Hex(byte[] bytes) {
+    return HexFormat.of().formatHex(sha256().digest(bytes));
   }
 
   private static void update(MessageDigest md, String s) {

@@ -31,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * A conversation stored losslessly in its own directory: the master log, every view, saved tool
@@ -563,10 +564,13 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     }
   }
 
+  /** What a tool output category may be named ({@code .} and {@code ..} excepted). */
+  private static final Pattern CATEGORY = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
   private Path saveToolOutput(String content, String category, boolean durable) {
     Objects.requireNonNull(content, "content");
     if (category != null
-        && (!category.matches("[A-Za-z0-9._-]{1,64}")
+        && (!CATEGORY.matcher(category).matches()
             || category.equals(".")
             || category.equals(".."))) {
       throw new IllegalArgumentException(
@@ -581,10 +585,12 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     }
     byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
     String base =
-        TOOL_OUTPUT_TIME.format(clock.instant()) + "-" + Digests.sha256Hex(content).substring(0, 8);
+        TOOL_OUTPUT_TIME.format(clock.instant()) + "-" + Digests.sha256Hex(bytes).substring(0, 8);
     synchronized (toolOutputLock) {
       try {
-        Files.createDirectories(target);
+        if (!Files.isDirectory(target)) { // createDirectories throws and catches when it exists
+          Files.createDirectories(target);
+        }
         for (int n = 1; ; n++) {
           Path file = target.resolve(n == 1 ? base + ".txt" : base + "-" + n + ".txt");
           if (!Files.exists(file)) {

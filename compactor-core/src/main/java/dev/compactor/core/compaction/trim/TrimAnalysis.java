@@ -8,6 +8,7 @@ import dev.compactor.core.message.Role;
 import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.tokens.TokenCounter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -61,9 +62,15 @@ final class TrimAnalysis {
   /** The tokens phase 4 allows an oversized output: {@code min(maxToolResultTokens, limit / 2)}. */
   final int oversizedAllowed;
 
+  private final TokenCounter counter;
+
+  /** The frame of each role's messages without reasoning and tool calls; -1 until counted. */
+  private final int[] frames = new int[Role.values().length];
+
   TrimAnalysis(List<Message> messages, CompressionConfig config) {
     this.messages = messages;
-    TokenCounter counter = config.counter();
+    this.counter = config.counter();
+    Arrays.fill(frames, -1);
     int n = messages.size();
     tokens = counter.countEach(messages);
     calls = new HashMap<>();
@@ -257,9 +264,24 @@ final class TrimAnalysis {
     return c.indexOf("<think") >= 0 && INLINE_THINKING.matcher(c).find();
   }
 
-  /** Tokens of a message's content alone (its count minus the count of the empty message). */
-  static int contentTokens(Message m, int messageTokens, TokenCounter counter) {
-    int frame = counter.countMessage(m.withContent(""));
-    return Math.max(0, messageTokens - frame);
+  /**
+   * Tokens of message {@code i}'s content alone: its count minus the count of the message without
+   * content (its frame). A message counts its role, content, reasoning and tool calls only ({@link
+   * TokenCounter}), so the frame of a message without reasoning and tool calls is that of its role,
+   * counted once per role. Not thread-safe.
+   */
+  int contentTokens(int i) {
+    Message m = messages.get(i);
+    int frame;
+    if (m.reasoning().isEmpty() && !m.hasToolCalls()) {
+      int r = m.role().ordinal();
+      if (frames[r] < 0) {
+        frames[r] = counter.countMessage(m.withContent(""));
+      }
+      frame = frames[r];
+    } else {
+      frame = counter.countMessage(m.withContent(""));
+    }
+    return Math.max(0, tokens[i] - frame);
   }
 }

@@ -162,7 +162,7 @@ public final class TrimProvider implements ContextProvider {
             i -> a.tokens[i] - STUB_TOKENS,
             null,
             counter::countMessage,
-            (i, m, x) -> stub(m, a.tokens[i], a.calls.get(m.toolCallId()), names, config));
+            (i, m, x) -> stub(m, a.contentTokens(i), a.calls.get(m.toolCallId()), names, config));
     long keptPerCut =
         (long) (config.maxToolResultTokens() * (Truncation.HEAD_SHARE + Truncation.TAIL_SHARE))
             + MARKER_TOKENS;
@@ -172,7 +172,8 @@ public final class TrimProvider implements ContextProvider {
             i -> a.tokens[i] - keptPerCut,
             i -> Truncation.cut(source.get(i).content(), config.maxToolResultTokens(), counter),
             counter::countMessageReusingLines,
-            (i, m, cut) -> truncate(m, cut, a.tokens[i], config, a.calls.get(m.toolCallId())));
+            (i, m, cut) ->
+                truncate(m, cut, a.contentTokens(i), config, a.calls.get(m.toolCallId())));
     long[] extracts =
         run.phase(
             a.prose,
@@ -188,7 +189,8 @@ public final class TrimProvider implements ContextProvider {
             i -> a.tokens[i] - keptOf(a.oversizedAllowed),
             i -> Truncation.cut(source.get(i).content(), a.oversizedAllowed, counter),
             counter::countMessageReusingLines,
-            (i, m, cut) -> truncate(m, cut, a.tokens[i], config, a.calls.get(m.toolCallId())));
+            (i, m, cut) ->
+                truncate(m, cut, a.contentTokens(i), config, a.calls.get(m.toolCallId())));
     int stubbed = (int) stubs[0];
     long stubbedTokens = stubs[1];
     int truncated = (int) cuts[0];
@@ -554,9 +556,11 @@ public final class TrimProvider implements ContextProvider {
     }
   }
 
+  /**
+   * @param tokens the tokens of the output, {@link TrimAnalysis#contentTokens}
+   */
   private static Message stub(
-      Message m, int messageTokens, ToolCall call, StubNames names, CompressionConfig config) {
-    int tokens = TrimAnalysis.contentTokens(m, messageTokens, config.counter());
+      Message m, int tokens, ToolCall call, StubNames names, CompressionConfig config) {
     String kept = names.keep(m.content());
     String ref = config.archive().save(m, m.content());
     String content =
@@ -572,9 +576,11 @@ public final class TrimProvider implements ContextProvider {
     return rewrite(m, content, "stub", STUB);
   }
 
+  /**
+   * @param contentTokens the tokens of the output, {@link TrimAnalysis#contentTokens}
+   */
   private static Message truncate(
-      Message m, Truncation.Cut cut, int messageTokens, CompressionConfig config, ToolCall call) {
-    int contentTokens = TrimAnalysis.contentTokens(m, messageTokens, config.counter());
+      Message m, Truncation.Cut cut, int contentTokens, CompressionConfig config, ToolCall call) {
     int removedTokens = Math.max(1, contentTokens - cut.headTokens() - cut.tailTokens());
     String ref = config.archive().save(m, cut.removed());
     StringBuilder sb = new StringBuilder(cut.head().length() + cut.tail().length() + 200);
