@@ -16,12 +16,15 @@ import org.openjdk.jmh.annotations.Setup;
  * The trim that {@code compactor compact gptme-2000.conversation.jsonl.gz --strategy trim --model
  * openai/gpt-4.1 --context-budget 800000} runs: the built-in {@code o200k_base} counter with the
  * conversation's counts cached (the command counts it before it compacts), limit 800,000 and the
- * manual trim's target of 70 % of it, keep_head 0 as the command has it; 145 outputs truncated to
- * head and tail. The archive names every save with a number of its own, as the conversation store
+ * manual trim's target of 70 % of it, keep_head 0 as the command has it; 144 outputs truncated to
+ * head and tail (the command truncates 145: this archive's short references make each replacement a
+ * little smaller). The archive names every save with a number of its own, as the conversation store
  * names each with its time, so every call's replacements are new messages whose counts are not
- * cached: each is counted from the lines its cut counted, as in the command. What this leaves out
- * of the command's {@code durationMs}: writing the archived middles and the new view, and the JIT
- * compilation of a fresh process.
+ * cached: each is counted from the lines its cut counted, as in the command. After the first call
+ * the counter's short-text cache holds those lines, so this measures the trim's own work with its
+ * counting all but free. What it leaves out of the command's {@code durationMs}: tokenizing the
+ * kept lines the first time, writing the archived middles and the new view, and the interpreter and
+ * JIT compilation of a fresh process, which are most of that figure.
  *
  * <p>Run from the project root:
  *
