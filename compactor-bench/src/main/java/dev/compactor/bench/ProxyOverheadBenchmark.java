@@ -118,6 +118,7 @@ public final class ProxyOverheadBenchmark {
     long[] firstByte = new long[0];
     long wallNanos;
     long cpuNanos;
+    long jitMillis; // the JIT compilers' time meanwhile, part of cpuNanos
     long errors;
 
     Sample(String mode) {
@@ -129,6 +130,7 @@ public final class ProxyOverheadBenchmark {
       firstByte = concat(firstByte, other.firstByte);
       wallNanos += other.wallNanos;
       cpuNanos += other.cpuNanos;
+      jitMillis += other.jitMillis;
       errors += other.errors;
     }
 
@@ -138,6 +140,10 @@ public final class ProxyOverheadBenchmark {
 
     double cpuMsPerCall() {
       return cpuNanos / 1e6 / Math.max(1, nanos.length);
+    }
+
+    double jitMsPerCall() {
+      return (double) jitMillis / Math.max(1, nanos.length);
     }
 
     double ms(double p) {
@@ -538,6 +544,7 @@ public final class ProxyOverheadBenchmark {
     }
     seeded.await();
     long cpu0 = ServerLoadBenchmark.processCpuNanos();
+    long jit0 = jitMillis();
     long start = System.nanoTime();
     go.countDown();
     for (Thread t : threads) {
@@ -546,6 +553,7 @@ public final class ProxyOverheadBenchmark {
     Sample s = new Sample(mode);
     s.wallNanos = System.nanoTime() - start;
     s.cpuNanos = ServerLoadBenchmark.processCpuNanos() - cpu0;
+    s.jitMillis = jitMillis() - jit0;
     for (int c = 0; c < clients; c++) {
       if (latencies[c] != null) {
         s.nanos = concat(s.nanos, latencies[c]);
@@ -620,7 +628,23 @@ public final class ProxyOverheadBenchmark {
             median(pairs, 0),
             median(pairs, 1),
             median(pairs, 3)));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%nOf the CPU per call, the JIT compilers' time while the calls ran: direct %.2f ms,"
+                + " proxy %.2f ms (a JVM still compiling the proxy's path; more warm-up rounds"
+                + " lower it).%n",
+            direct.jitMsPerCall(),
+            proxy.jitMsPerCall()));
     return sb.toString();
+  }
+
+  /** The JIT compilers' accumulated time so far, in ms, or 0 where the JVM does not say. */
+  private static long jitMillis() {
+    var jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime()
+        : 0;
   }
 
   private static double median(List<double[]> rows, int col) {

@@ -629,6 +629,24 @@ public final class ProxyStore implements AutoCloseable {
             ps.setLong(15, now);
             ps.executeUpdate();
           }
+        } else if (activity != null) {
+          // the state and the activity in one statement: the common path of a continued request
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE proxy_conversations SET last_length = ?, last_digest = ?, reply = ?,"
+                      + " view_items = ?, view_system = ?, view_covered = ?, compactions = ?,"
+                      + " version = ?, updated_at = ?, session_key = ?, upstream = ?, model = ?,"
+                      + " last_tokens = ?, reminded = ? WHERE id = ? AND version = ?")) {
+            bindState(ps, 1, next);
+            ps.setLong(9, now);
+            bindActivity(ps, 10, activity);
+            ps.setString(15, next.id());
+            ps.setLong(16, expectedVersion);
+            if (ps.executeUpdate() != 1) {
+              c.rollback();
+              return false;
+            }
+          }
         } else {
           try (PreparedStatement ps =
               c.prepareStatement(
@@ -645,16 +663,12 @@ public final class ProxyStore implements AutoCloseable {
             }
           }
         }
-        if (activity != null) {
+        if (activity != null && expectedVersion < 0) {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "UPDATE proxy_conversations SET session_key = ?, upstream = ?, model = ?,"
                       + " last_tokens = ?, reminded = ? WHERE id = ?")) {
-            setText(ps, 1, activity.session());
-            setText(ps, 2, activity.upstream());
-            setText(ps, 3, activity.model());
-            ps.setLong(4, activity.tokens());
-            ps.setInt(5, activity.reminded());
+            bindActivity(ps, 1, activity);
             ps.setString(6, next.id());
             ps.executeUpdate();
           }
@@ -909,6 +923,14 @@ public final class ProxyStore implements AutoCloseable {
     ps.setInt(at + 5, n.viewCovered());
     ps.setInt(at + 6, n.compactions());
     ps.setLong(at + 7, n.version());
+  }
+
+  private static void bindActivity(PreparedStatement ps, int at, Activity a) throws SQLException {
+    setText(ps, at, a.session());
+    setText(ps, at + 1, a.upstream());
+    setText(ps, at + 2, a.model());
+    ps.setLong(at + 3, a.tokens());
+    ps.setInt(at + 4, a.reminded());
   }
 
   private static void setText(PreparedStatement ps, int i, String v) throws SQLException {
