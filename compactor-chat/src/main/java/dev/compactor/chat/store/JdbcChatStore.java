@@ -155,16 +155,7 @@ abstract class JdbcChatStore implements ChatStore {
     String sql =
         "SELECT body, reason, summary_uuid, archived_at FROM archived_messages"
             + " WHERE tenant = ? AND chat_id = ? ORDER BY id";
-    return readRows(
-        "reading the archive of chat " + key,
-        sql,
-        key,
-        rs ->
-            new ArchivedMessage(
-                StoredMessages.read(rs.getString("body")),
-                ArchivedMessage.Reason.valueOf(rs.getString("reason").toUpperCase()),
-                rs.getString("summary_uuid"),
-                getInstant(rs, "archived_at")));
+    return readRows("reading the archive of chat " + key, sql, key, this::archivedFrom);
   }
 
   /** A value made of the current row of a result set. */
@@ -448,28 +439,20 @@ abstract class JdbcChatStore implements ChatStore {
         historyIds.add(r.messageId());
       }
     }
-    if (!historyIds.isEmpty()) {
-      eachRow(
-          c,
-          "SELECT message_id, body FROM messages WHERE tenant = ? AND chat_id = ?"
-              + " AND message_id IN ("
-              + placeholders(historyIds.size())
-              + ")",
-          key,
-          historyIds,
-          rs -> current.put(rs.getString(1), StoredMessages.read(rs.getString(2))));
-    }
-    if (!rowIds.isEmpty()) {
-      eachRow(
-          c,
-          "SELECT id, body, reason, summary_uuid, archived_at FROM archived_messages"
-              + " WHERE tenant = ? AND chat_id = ? AND id IN ("
-              + placeholders(rowIds.size())
-              + ")",
-          key,
-          rowIds,
-          rs -> archived.put(rs.getLong("id"), archivedFrom(rs)));
-    }
+    eachRowIn(
+        c,
+        "SELECT message_id, body FROM messages WHERE tenant = ? AND chat_id = ?"
+            + " AND message_id IN (",
+        key,
+        historyIds,
+        rs -> current.put(rs.getString(1), StoredMessages.read(rs.getString(2))));
+    eachRowIn(
+        c,
+        "SELECT id, body, reason, summary_uuid, archived_at FROM archived_messages"
+            + " WHERE tenant = ? AND chat_id = ? AND id IN (",
+        key,
+        rowIds,
+        rs -> archived.put(rs.getLong("id"), archivedFrom(rs)));
     List<MessageEntry> out = new ArrayList<>(page.size());
     for (ArchiveOrder.Ref r : page) {
       out.add(
@@ -516,8 +499,16 @@ abstract class JdbcChatStore implements ChatStore {
     }
   }
 
-  private static String placeholders(int n) {
-    return String.join(", ", Collections.nCopies(n, "?"));
+  /**
+   * {@link #eachRow} for {@code sql} that ends in {@code IN (}, completed with a parameter for each
+   * of {@code ids}; no query when there are none.
+   */
+  private static <E extends Exception> void eachRowIn(
+      Connection c, String sql, ChatKey key, List<?> ids, RowReader<E> row) throws SQLException, E {
+    if (!ids.isEmpty()) {
+      eachRow(
+          c, sql + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")", key, ids, row);
+    }
   }
 
   @Override
