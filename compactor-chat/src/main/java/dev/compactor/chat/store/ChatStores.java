@@ -116,7 +116,7 @@ public final class ChatStores {
         if (path.isBlank() || path.startsWith("//")) {
           throw new IllegalArgumentException(
               "database "
-                  + redactAny(s)
+                  + StoreDatabases.redact(s)
                   + ": "
                   + prefix
                   + " must be followed by a file path (e.g. "
@@ -130,7 +130,7 @@ public final class ChatStores {
     if (scheme.lookingAt()) {
       throw new IllegalArgumentException(
           "database "
-              + redactAny(s)
+              + StoreDatabases.redact(s)
               + ": \""
               + scheme.group(1)
               + ":\" is not a supported kind of database; give a SQLite file path,"
@@ -140,7 +140,7 @@ public final class ChatStores {
     if (s.indexOf("//", 1) >= 0) {
       throw new IllegalArgumentException(
           "database "
-              + redactAny(s)
+              + StoreDatabases.redact(s)
               + " looks like a mistyped URL (an empty path segment, \"//\"); give a SQLite file"
               + " path, sqlite:PATH, or a PostgreSQL URL (postgresql://user@host/db)");
     }
@@ -152,11 +152,6 @@ public final class ChatStores {
    * C:\\}) is still a path.
    */
   private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.\\-]+):");
-
-  /** {@code s} with any password hidden: URL user info and {@code password=} parameters. */
-  static String redactAny(String s) {
-    return PostgresChatStore.redact(s).replaceAll("^([^/@]*//)?([^/@:]+):[^/@]*@", "$1$2:***@");
-  }
 
   /**
    * The default SQLite file in the user's data directory: {@code
@@ -180,7 +175,7 @@ public final class ChatStores {
       uri = new URI(s);
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException(
-          "malformed PostgreSQL URL " + PostgresChatStore.redact(s) + ": " + e.getReason(), e);
+          "malformed PostgreSQL URL " + StoreDatabases.redact(s) + ": " + e.getReason(), e);
     }
     if (uri.getHost() == null) {
       throw new IllegalArgumentException("PostgreSQL URL has no host: " + redactUserInfo(uri));
