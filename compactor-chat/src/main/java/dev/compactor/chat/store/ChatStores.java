@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,15 +46,35 @@ public final class ChatStores {
    * @throws ChatStoreException when the database cannot be opened or migrated
    */
   public static ChatStore open(String db) {
+    return open(db, "database", SqliteChatStore::open, PostgresChatStore::open);
+  }
+
+  /** How a store opens a PostgreSQL database. */
+  @FunctionalInterface
+  public interface PostgresOpener<T> {
+    T open(String jdbcUrl, Properties properties, String schema);
+  }
+
+  /**
+   * Opens the database {@code db} names, as {@code --db} gives it, with the store's own openers: a
+   * PostgreSQL URL ({@link #postgres}) with {@code postgres}, anything else as a SQLite file
+   * ({@link #sqliteFile}) with {@code sqlite}.
+   *
+   * @param what the database, as the error for a blank {@code db} names it
+   * @throws IllegalArgumentException when {@code db} is blank, a malformed URL, or neither a file
+   *     path nor a SQLite or PostgreSQL URL
+   */
+  public static <T> T open(
+      String db, String what, Function<Path, T> sqlite, PostgresOpener<T> postgres) {
     if (db == null || db.isBlank()) {
-      throw new IllegalArgumentException("database must not be blank");
+      throw new IllegalArgumentException(what + " must not be blank");
     }
     String s = db.strip();
     Optional<PostgresTarget> pg = postgres(s);
     if (pg.isPresent()) {
-      return PostgresChatStore.open(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
+      return postgres.open(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
     }
-    return SqliteChatStore.open(sqliteFile(s));
+    return sqlite.apply(sqliteFile(s));
   }
 
   /**

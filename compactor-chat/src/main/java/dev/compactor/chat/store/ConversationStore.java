@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -73,15 +72,11 @@ public final class ConversationStore implements AutoCloseable {
    * @throws ChatStoreException when the database cannot be opened or migrated
    */
   public static ConversationStore open(String db) {
-    if (db == null || db.isBlank()) {
-      throw new IllegalArgumentException("conversation database must not be blank");
-    }
-    String s = db.strip();
-    Optional<ChatStores.PostgresTarget> pg = ChatStores.postgres(s);
-    if (pg.isPresent()) {
-      return openPostgres(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
-    }
-    return openSqlite(ChatStores.sqliteFile(s));
+    return ChatStores.open(
+        db,
+        "conversation database",
+        ConversationStore::openSqlite,
+        ConversationStore::openPostgres);
   }
 
   /**

@@ -203,15 +203,7 @@ public final class ProxyStore implements AutoCloseable {
    * @throws ProxyStoreException when the database cannot be opened or migrated
    */
   public static ProxyStore open(String db) {
-    if (db == null || db.isBlank()) {
-      throw new IllegalArgumentException("database must not be blank");
-    }
-    String s = db.strip();
-    Optional<ChatStores.PostgresTarget> pg = ChatStores.postgres(s);
-    if (pg.isPresent()) {
-      return openPostgres(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
-    }
-    return openSqlite(ChatStores.sqliteFile(s));
+    return ChatStores.open(db, "database", ProxyStore::openSqlite, ProxyStore::openPostgres);
   }
 
   /**
