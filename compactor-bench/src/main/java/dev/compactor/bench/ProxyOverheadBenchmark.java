@@ -111,37 +111,23 @@ public final class ProxyOverheadBenchmark {
       int modelDelay,
       String model) {}
 
-  /** One mode's measurements. */
-  static final class Sample {
-    final String mode;
-    long[] nanos = new long[0];
+  /** One mode's measurements, with each call's time to the first byte of its answer's body. */
+  static final class Sample extends CallSample {
     long[] firstByte = new long[0];
-    long wallNanos;
-    long cpuNanos;
-    long errors;
+    long jitMillis; // the JIT compilers' time meanwhile, part of cpuNanos
 
     Sample(String mode) {
-      this.mode = mode;
+      super(mode);
     }
 
     void add(Sample other) {
-      nanos = concat(nanos, other.nanos);
+      add(other.nanos, other.wallNanos, other.cpuNanos, other.errors);
       firstByte = concat(firstByte, other.firstByte);
-      wallNanos += other.wallNanos;
-      cpuNanos += other.cpuNanos;
-      errors += other.errors;
+      jitMillis += other.jitMillis;
     }
 
-    double perSecond() {
-      return nanos.length / (wallNanos / 1e9);
-    }
-
-    double cpuMsPerCall() {
-      return cpuNanos / 1e6 / Math.max(1, nanos.length);
-    }
-
-    double ms(double p) {
-      return percentileMs(nanos, p);
+    double jitMsPerCall() {
+      return (double) jitMillis / Math.max(1, nanos.length);
     }
 
     double ttfbMs(double p) {
@@ -538,6 +524,7 @@ public final class ProxyOverheadBenchmark {
     }
     seeded.await();
     long cpu0 = ServerLoadBenchmark.processCpuNanos();
+    long jit0 = jitMillis();
     long start = System.nanoTime();
     go.countDown();
     for (Thread t : threads) {
@@ -546,10 +533,11 @@ public final class ProxyOverheadBenchmark {
     Sample s = new Sample(mode);
     s.wallNanos = System.nanoTime() - start;
     s.cpuNanos = ServerLoadBenchmark.processCpuNanos() - cpu0;
+    s.jitMillis = jitMillis() - jit0;
     for (int c = 0; c < clients; c++) {
       if (latencies[c] != null) {
-        s.nanos = concat(s.nanos, latencies[c]);
-        s.firstByte = concat(s.firstByte, firstBytes[c]);
+        s.nanos = CallSample.concat(s.nanos, latencies[c]);
+        s.firstByte = CallSample.concat(s.firstByte, firstBytes[c]);
       }
       s.errors += failures[c];
     }
@@ -601,14 +589,14 @@ public final class ProxyOverheadBenchmark {
             "| added by the proxy (pooled) | | %.1f %% of direct (aim ≥ 90 %%: %s) | %+.2f (aim ≤ 2:"
                 + " %s) | %+.2f | %+.2f (aim ≤ 10: %s) | %+.2f (aim ≤ 1: %s) | %+.2f | %+.2f | |%n",
             share,
-            share >= 90 ? "met" : "missed",
+            CallSample.verdict(share >= 90),
             p50,
-            p50 <= 2 ? "met" : "missed",
+            CallSample.verdict(p50 <= 2),
             proxy.ms(90) - direct.ms(90),
             p99,
-            p99 <= 10 ? "met" : "missed",
+            CallSample.verdict(p99 <= 10),
             ttfb,
-            ttfb <= 1 ? "met" : "missed",
+            CallSample.verdict(ttfb <= 1),
             proxy.ttfbMs(99) - direct.ttfbMs(99),
             proxy.cpuMsPerCall() - direct.cpuMsPerCall()));
     sb.append(
@@ -620,7 +608,23 @@ public final class ProxyOverheadBenchmark {
             median(pairs, 0),
             median(pairs, 1),
             median(pairs, 3)));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%nOf the CPU per call, the JIT compilers' time while the calls ran: direct %.2f ms,"
+                + " proxy %.2f ms (a JVM still compiling the proxy's path; more warm-up rounds"
+                + " lower it).%n",
+            direct.jitMsPerCall(),
+            proxy.jitMsPerCall()));
     return sb.toString();
+  }
+
+  /** The JIT compilers' accumulated time so far, in ms, or 0 where the JVM does not say. */
+  private static long jitMillis() {
+    var jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime()
+        : 0;
   }
 
   private static double median(List<double[]> rows, int col) {
@@ -629,22 +633,6 @@ public final class ProxyOverheadBenchmark {
       return Double.NaN;
     }
     return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  }
-
-  static double percentileMs(long[] nanos, double p) {
-    if (nanos.length == 0) {
-      return Double.NaN;
-    }
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
-  }
-
-  private static long[] concat(long[] a, long[] b) {
-    long[] all = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
   }
 
   private static String abbreviate(String s) {

@@ -77,44 +77,10 @@ public final class ServerLoadBenchmark {
   static final String MODEL = "fake/echo";
   static final String KEY_ENV = "BENCH_UPSTREAM_KEY";
 
-  /** One mode's measurements: call latencies in nanoseconds and the wall time they took. */
-  static final class Sample {
-    final String mode;
-    long[] nanos = new long[0];
-    long wallNanos;
-    long cpuNanos;
-    long errors;
-
+  /** One mode's measurements (the CPU time is the whole process's: client, server, store). */
+  static final class Sample extends CallSample {
     Sample(String mode) {
-      this.mode = mode;
-    }
-
-    void add(long[] more, long wall, long cpu, long failed) {
-      cpuNanos += cpu;
-      long[] all = Arrays.copyOf(nanos, nanos.length + more.length);
-      System.arraycopy(more, 0, all, nanos.length, more.length);
-      nanos = all;
-      wallNanos += wall;
-      errors += failed;
-    }
-
-    /** CPU time of the whole process (client, server, store, model server) per call, in ms. */
-    double cpuMsPerCall() {
-      return cpuNanos / 1e6 / Math.max(1, nanos.length);
-    }
-
-    double perSecond() {
-      return nanos.length / (wallNanos / 1e9);
-    }
-
-    double percentileMs(double p) {
-      long[] sorted = nanos.clone();
-      Arrays.sort(sorted);
-      if (sorted.length == 0) {
-        return Double.NaN;
-      }
-      int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-      return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
+      super(mode);
     }
   }
 
@@ -415,8 +381,8 @@ public final class ServerLoadBenchmark {
         into.mode,
         all.length,
         one.perSecond(),
-        one.percentileMs(50),
-        one.percentileMs(99),
+        one.ms(50),
+        one.ms(99),
         one.cpuMsPerCall(),
         failed == 0 ? "" : "  " + failed + " FAILED, first: " + firstFailure.get());
   }
@@ -434,14 +400,14 @@ public final class ServerLoadBenchmark {
               s.mode,
               s.nanos.length,
               s.perSecond(),
-              s.percentileMs(50),
-              s.percentileMs(90),
-              s.percentileMs(99),
+              s.ms(50),
+              s.ms(90),
+              s.ms(99),
               s.cpuMsPerCall(),
               s.errors));
     }
-    double p50 = web.percentileMs(50) - lib.percentileMs(50);
-    double p99 = web.percentileMs(99) - lib.percentileMs(99);
+    double p50 = web.ms(50) - lib.ms(50);
+    double p99 = web.ms(99) - lib.ms(99);
     double share = 100 * web.perSecond() / lib.perSecond();
     sb.append(
         String.format(
@@ -449,12 +415,12 @@ public final class ServerLoadBenchmark {
             "| added by HTTP | | %.1f %% of the library's (aim ≥ 90 %%: %s) | %+.2f (aim ≤ 2: %s)"
                 + " | %+.2f | %+.2f (aim ≤ 10: %s) | %+.2f | |%n",
             share,
-            share >= 90 ? "met" : "missed",
+            CallSample.verdict(share >= 90),
             p50,
-            p50 <= 2 ? "met" : "missed",
-            web.percentileMs(90) - lib.percentileMs(90),
+            CallSample.verdict(p50 <= 2),
+            web.ms(90) - lib.ms(90),
             p99,
-            p99 <= 10 ? "met" : "missed",
+            CallSample.verdict(p99 <= 10),
             web.cpuMsPerCall() - lib.cpuMsPerCall()));
     return sb.toString();
   }

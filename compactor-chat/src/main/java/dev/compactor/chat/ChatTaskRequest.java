@@ -1,6 +1,7 @@
 package dev.compactor.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.compactor.core.Bounds;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.model.ToolSpec;
 import java.util.List;
@@ -57,10 +58,7 @@ public record ChatTaskRequest(
       throw new IllegalArgumentException(
           "stop_on_high_messages must be >= 1 or false, got " + stopOnHighMessages);
     }
-    if (stopOnHighInteractions < 1) {
-      throw new IllegalArgumentException(
-          "stop_on_high_interactions must be >= 1, got " + stopOnHighInteractions);
-    }
+    Bounds.atLeast(1, stopOnHighInteractions, "stop_on_high_interactions");
     if (maxOutputTokens != null && maxOutputTokens < 1) {
       throw new IllegalArgumentException("max_output_tokens must be >= 1, got " + maxOutputTokens);
     }

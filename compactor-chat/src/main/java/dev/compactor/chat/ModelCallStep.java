@@ -27,18 +27,7 @@ import java.time.Clock;
  * ModelCaller} (overflow recovery by default), the reply appended with a timestamp and an id of its
  * own, usage and cost. For a call that does not go to the model, only the provider report.
  */
-final class ModelCallStep {
-  private final ModelCaller caller;
-  private final PriceTable prices;
-  private final ModelCatalog catalog;
-  private final Clock clock;
-
-  ModelCallStep(ModelCaller caller, PriceTable prices, ModelCatalog catalog, Clock clock) {
-    this.caller = caller;
-    this.prices = prices;
-    this.catalog = catalog;
-    this.clock = clock;
-  }
+record ModelCallStep(ModelCaller caller, PriceTable prices, ModelCatalog catalog, Clock clock) {
 
   void call(TaskCall call) {
     ProviderSettings p = call.settings.provider();

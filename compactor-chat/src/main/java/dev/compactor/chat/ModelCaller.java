@@ -1,5 +1,6 @@
 package dev.compactor.chat;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ChatRequest;
@@ -70,9 +71,7 @@ public interface ModelCaller {
   record ModelCallResult(ChatResponse response, int overflowRetries) {
     public ModelCallResult {
       java.util.Objects.requireNonNull(response, "response");
-      if (overflowRetries < 0) {
-        throw new IllegalArgumentException("overflowRetries must be >= 0, got " + overflowRetries);
-      }
+      Bounds.atLeast(0, overflowRetries, "overflowRetries");
     }
 
     /** Whether overflow recovery was needed. */

@@ -4,11 +4,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+import dev.compactor.testkit.ModuleArchitecture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,10 +16,7 @@ import org.junit.jupiter.api.Test;
  * packages import each other without cycles ({@code base} at the bottom, the service at the top).
  */
 class ArchitectureTest {
-  private static final JavaClasses CHAT =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("dev.compactor.chat");
+  private static final JavaClasses CHAT = ModuleArchitecture.mainClasses("dev.compactor.chat");
 
   @Test
   void chat_dependsOnNoModuleAboveIt() {

@@ -8,11 +8,11 @@ import dev.compactor.chat.auth.ApiKeys;
 import dev.compactor.chat.auth.NewApiKey;
 import dev.compactor.chat.auth.TenantNames;
 import dev.compactor.chat.store.ChatStore;
-import dev.compactor.chat.store.ChatStores;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -52,34 +52,16 @@ final class KeysCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** Which database: {@code --db}, else the default SQLite file of the user's data directory. */
-  static final class DatabaseOption {
-    @Option(
-        names = "--db",
-        paramLabel = "URL",
-        description = {
-          "The chats' database: a SQLite file path or sqlite:PATH (default"
-              + " $XDG_DATA_HOME/compactor/chats.db, else ~/.local/share/compactor/chats.db), or a"
-              + " PostgreSQL URL: postgresql://user@host/db or jdbc:postgresql://host/db?user=…"
-              + " (currentSchema=S picks the schema). Other URLs are refused."
-        })
-    String db;
-
-    String where(KeysCommand keys) {
-      return db != null
-          ? db
-          : ChatStores.defaultSqliteFile(
-                  CompactorCommand.envOf(keys == null ? null : keys.parent),
-                  System.getProperty("user.home"))
-              .toString();
-    }
-  }
-
   /** What every keys subcommand has: its command line, the keys command above it, {@code --db}. */
   abstract static class Subcommand implements Callable<Integer> {
     @Spec CommandLine.Model.CommandSpec spec;
     @ParentCommand KeysCommand keys;
-    @Mixin DatabaseOption database = new DatabaseOption();
+    @Mixin ChatDatabaseOption database = new ChatDatabaseOption();
+
+    /** The environment of the command line ({@code --db}'s default is read from it). */
+    Map<String, String> env() {
+      return CompactorCommand.envOf(keys == null ? null : keys.parent);
+    }
 
     /** A refused argument, reported as picocli reports its own (the message, then the usage). */
     CommandLine.ParameterException refused(IllegalArgumentException e) {
@@ -163,7 +145,7 @@ final class KeysCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw refused(e);
       }
-      try (ChatStore store = ChatStores.open(database.where(keys))) {
+      try (ChatStore store = database.open(env())) {
         NewApiKey k = store.keys().create(tenant);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -210,7 +192,7 @@ final class KeysCommand implements Runnable {
     public Integer call() throws Exception {
       List<ApiKeyInfo> all;
       String where;
-      try (ChatStore store = ChatStores.openReadOnly(database.where(keys))) {
+      try (ChatStore store = database.openReadOnly(env())) {
         all = store.keys().list();
         where = store.describe();
       }
@@ -265,7 +247,7 @@ final class KeysCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw refused(e);
       }
-      try (ChatStore store = ChatStores.open(database.where(keys))) {
+      try (ChatStore store = database.open(env())) {
         Optional<ApiKeyInfo> before = store.keys().find(id);
         Optional<ApiKeyInfo> after = store.keys().revoke(id);
         PrintWriter out = spec.commandLine().getOut();

@@ -16,6 +16,7 @@ import dev.compactor.replay.RecordedConversation;
 import dev.compactor.replay.ReplaySession;
 import dev.compactor.replay.ReplaySetup;
 import dev.compactor.replay.ReplayStrategy;
+import dev.compactor.replay.report.ReplayJson;
 import dev.compactor.server.CompactorServer;
 import dev.compactor.server.ServerMetrics;
 import dev.compactor.server.ServerSettings;
@@ -198,19 +199,21 @@ final class ProxyReplay implements ReplayStrategy, AutoCloseable {
       return out;
     }
 
-    Map<String, Object> toMap() {
-      Map<String, Object> m = new java.util.LinkedHashMap<>();
-      m.put("calls", calls.get());
-      m.put("upstreamRequests", upstreamRequests.get());
-      m.put("refusedInvalid", refusedInvalid.get());
-      m.put("refusedOverWindow", refusedOverWindow.get());
-      m.put("passthroughs", passthroughs.get());
-      m.put("byteCachedTokens", byteCachedTokens.get());
-      m.put("actions", actions());
+    /** The figures as the replay's JSON document holds them. */
+    ReplayJson.ProxyFigures figures() {
+      List<String> refused;
       synchronized (refusals) {
-        m.put("refusals", List.copyOf(refusals));
+        refused = List.copyOf(refusals);
       }
-      return m;
+      return new ReplayJson.ProxyFigures(
+          calls.get(),
+          upstreamRequests.get(),
+          refusedInvalid.get(),
+          refusedOverWindow.get(),
+          passthroughs.get(),
+          byteCachedTokens.get(),
+          actions(),
+          refused);
     }
   }
 

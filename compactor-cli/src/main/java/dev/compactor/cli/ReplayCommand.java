@@ -262,7 +262,7 @@ final class ReplayCommand implements Callable<Integer> {
       if (proxies.isEmpty()) {
         ReplayJson.write(report, Map.of(), json);
       } else {
-        writeJson(ReplayJson.toMap(report, Map.of()), proxies, json);
+        writeJson(ReplayJson.document(report, Map.of()), proxies, json);
       }
       out.println("JSON: " + json);
     }
@@ -318,13 +318,17 @@ final class ReplayCommand implements Callable<Integer> {
    * The report with each proxy's figures: {@code throughProxy} for the Chat Completions client,
    * {@code throughProxyAnthropic} for the Anthropic one.
    */
-  private static void writeJson(Map<String, Object> report, List<ProxyReplay> proxies, Path file) {
-    Map<String, Object> all = new java.util.LinkedHashMap<>(report);
+  private static void writeJson(ReplayJson.Document report, List<ProxyReplay> proxies, Path file) {
+    ReplayJson.ProxyFigures chat = null;
+    ReplayJson.ProxyFigures anthropic = null;
     for (ProxyReplay p : proxies) {
-      all.put(
-          p.api() == ProxyReplay.Api.OPENAI ? "throughProxy" : "throughProxyAnthropic",
-          p.tally().toMap());
+      if (p.api() == ProxyReplay.Api.OPENAI) {
+        chat = p.tally().figures();
+      } else {
+        anthropic = p.tally().figures();
+      }
     }
+    ReplayJson.Document all = report.withProxies(chat, anthropic);
     try {
       Files.writeString(
           file,

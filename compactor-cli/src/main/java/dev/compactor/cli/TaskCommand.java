@@ -8,7 +8,6 @@ import dev.compactor.chat.base.ChatKey;
 import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.json.ChatTaskJson;
 import dev.compactor.chat.store.ChatStore;
-import dev.compactor.chat.store.ChatStores;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.wire.json.Utf8;
 import java.io.IOException;
@@ -60,16 +59,7 @@ final class TaskCommand implements Runnable {
         description = "The tenant (default: ${DEFAULT-VALUE}).")
     String tenant;
 
-    @Option(
-        names = "--db",
-        paramLabel = "URL",
-        description = {
-          "A SQLite file path or sqlite:PATH (default $XDG_DATA_HOME/compactor/chats.db, else"
-              + " ~/.local/share/compactor/chats.db), or a PostgreSQL URL: postgresql://user@host/db"
-              + " or jdbc:postgresql://host/db?user=… (currentSchema=S picks the schema). Other"
-              + " URLs are refused."
-        })
-    String db;
+    @Mixin ChatDatabaseOption database = new ChatDatabaseOption();
 
     ChatKey key() {
       try {
@@ -81,19 +71,12 @@ final class TaskCommand implements Runnable {
     }
 
     ChatStore open() {
-      return ChatStores.open(where());
+      return database.open(System.getenv());
     }
 
     /** The store, for reading only: nothing is created, migrated or written. */
     ChatStore openReadOnly() {
-      return ChatStores.openReadOnly(where());
-    }
-
-    private String where() {
-      return db != null
-          ? db
-          : ChatStores.defaultSqliteFile(System.getenv(), System.getProperty("user.home"))
-              .toString();
+      return database.openReadOnly(System.getenv());
     }
   }
 

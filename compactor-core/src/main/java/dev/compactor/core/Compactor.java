@@ -445,9 +445,7 @@ public final class Compactor {
 
     /** Tokens reserved for the response, instead of the model's output limit. */
     public Builder maxOutputTokens(int tokens) {
-      if (tokens < 0) {
-        throw new IllegalArgumentException("max output tokens must be >= 0, got " + tokens);
-      }
+      Bounds.atLeast(0, tokens, "max output tokens");
       this.maxOutputTokens = tokens;
       return this;
     }
@@ -552,9 +550,7 @@ public final class Compactor {
 
     /** Tokens of recent history a summary keeps verbatim (default 20,000; capped by the policy). */
     public Builder keepRecentTokens(long tokens) {
-      if (tokens < 0) {
-        throw new IllegalArgumentException("keep-recent tokens must be >= 0, got " + tokens);
-      }
+      Bounds.atLeast(0, tokens, "keep-recent tokens");
       this.keepRecentTokens = tokens;
       return this;
     }

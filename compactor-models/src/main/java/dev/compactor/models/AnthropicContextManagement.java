@@ -1,5 +1,6 @@
 package dev.compactor.models;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.model.FinishReason;
 import dev.compactor.core.model.RequestExtension;
 import java.util.List;
@@ -89,9 +90,7 @@ public record AnthropicContextManagement(List<Edit> edits) implements RequestExt
   public record Trigger(TriggerUnit unit, long value) {
     public Trigger {
       Objects.requireNonNull(unit, "trigger unit");
-      if (value <= 0) {
-        throw new IllegalArgumentException("trigger value must be > 0, got " + value);
-      }
+      Bounds.positive(value, "trigger value");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.compactor.models;
 
+import dev.compactor.core.Bounds;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,9 +48,7 @@ public record RetryPolicy(
     Objects.requireNonNull(initialDelay, "initialDelay");
     Objects.requireNonNull(maxDelay, "maxDelay");
     Objects.requireNonNull(maxRetryAfter, "maxRetryAfter");
-    if (maxAttempts < 1) {
-      throw new IllegalArgumentException("retry maxAttempts must be >= 1, got " + maxAttempts);
-    }
+    Bounds.atLeast(1, maxAttempts, "retry maxAttempts");
     if (initialDelay.isNegative() || maxDelay.compareTo(initialDelay) < 0) {
       throw new IllegalArgumentException(
           "retry delays must satisfy 0 <= initialDelay <= maxDelay, got "

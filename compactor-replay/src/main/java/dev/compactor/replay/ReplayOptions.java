@@ -1,5 +1,6 @@
 package dev.compactor.replay;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.budget.BudgetValue;
 import dev.compactor.core.catalog.PriceTable;
 import dev.compactor.core.tokens.TokenCounter;
@@ -56,9 +57,7 @@ public record ReplayOptions(
     if (contextBudget != null) {
       BudgetValue.parse(contextBudget, "context budget");
     }
-    if (threads < 1) {
-      throw new IllegalArgumentException("threads must be >= 1, got " + threads);
-    }
+    Bounds.atLeast(1, threads, "threads");
   }
 
   /** Catalog window and output, default budget, o200k counting, built-in prices, all cores. */

@@ -1,5 +1,6 @@
 package dev.compactor.replay;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.tokens.TokenCounter;
 import java.time.Clock;
@@ -37,15 +38,11 @@ public record ReplaySetup(
     Objects.requireNonNull(counter, "counter");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(events, "events");
-    if (budgetTokens < 1) {
-      throw new IllegalArgumentException("budgetTokens must be >= 1, got " + budgetTokens);
-    }
+    Bounds.atLeast(1, budgetTokens, "budgetTokens");
     if (window < budgetTokens) {
       throw new IllegalArgumentException(
           "window " + window + " must be >= the budget " + budgetTokens);
     }
-    if (maxOutput < 0) {
-      throw new IllegalArgumentException("maxOutput must be >= 0, got " + maxOutput);
-    }
+    Bounds.atLeast(0, maxOutput, "maxOutput");
   }
 }

@@ -114,11 +114,7 @@ final class ChatRoutes {
     for (T item : items) {
       array.add(json.apply(item));
     }
-    if (next == null) {
-      o.putNull("next_cursor");
-    } else {
-      o.put("next_cursor", next);
-    }
+    o.put("next_cursor", next);
     return o;
   }
 
@@ -172,11 +168,7 @@ final class ChatRoutes {
         ArchivedMessage a = e.archive();
         ObjectNode ao = m.putObject("archived");
         ao.put("reason", a.reason().wireName());
-        if (a.summaryUuid() == null) {
-          ao.putNull("gpt_summary_uuid");
-        } else {
-          ao.put("gpt_summary_uuid", a.summaryUuid());
-        }
+        ao.put("gpt_summary_uuid", a.summaryUuid());
         ao.put("archived_at", a.archivedAt().toString());
       }
       page.add(m);

@@ -95,30 +95,18 @@ final class ProxyConversationRoutes {
   private static ObjectNode json(ProxyStore.Summary s) {
     ObjectNode o = ChatTaskJson.JSON.createObjectNode();
     o.put("id", s.id());
-    text(o, "conversation", s.externalKey());
-    text(o, "session", s.session());
+    o.put("conversation", s.externalKey());
+    o.put("session", s.session());
     o.put("api", s.api().toLowerCase(java.util.Locale.ROOT));
-    text(o, "upstream", s.upstream());
-    text(o, "model", s.model());
-    text(o, "forked_from", s.forkedFrom());
+    o.put("upstream", s.upstream());
+    o.put("model", s.model());
+    o.put("forked_from", s.forkedFrom());
     o.put("messages", s.messages());
-    if (s.tokens() == null) {
-      o.putNull("tokens");
-    } else {
-      o.put("tokens", s.tokens());
-    }
+    o.put("tokens", s.tokens());
     o.put("compactions", s.compactions());
     o.put("created_at", s.createdAt().toString());
     o.put("last_activity", s.lastActivity().toString());
     return o;
-  }
-
-  private static void text(ObjectNode o, String name, String value) {
-    if (value == null) {
-      o.putNull(name);
-    } else {
-      o.put(name, value);
-    }
   }
 
   private static JsonNode parse(String json) {

@@ -1,11 +1,9 @@
 package dev.compactor.springai;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import dev.compactor.testkit.ModuleArchitecture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,20 +14,11 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
   private static final JavaClasses ADAPTER =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("dev.compactor.springai");
+      ModuleArchitecture.mainClasses("dev.compactor.springai");
 
   @Test
   void adapter_usesNoInternalPackageOfAnotherModule() {
-    noClasses()
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(
-            // Every module's internal packages (compactor-cli's ArchitectureTest makes every other
-            // package of a library module an API package) and the application modules.
-            "dev.compactor..internal..", "dev.compactor.cli..", "dev.compactor.bench..")
-        .check(ADAPTER);
+    ModuleArchitecture.usesNoInternalPackageNorApplication().check(ADAPTER);
   }
 
   @Test

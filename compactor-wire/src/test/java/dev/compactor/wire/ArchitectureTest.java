@@ -1,29 +1,19 @@
 package dev.compactor.wire;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import dev.compactor.testkit.ModuleArchitecture;
 import org.junit.jupiter.api.Test;
 
 /** compactor-wire stands on core and Jackson only: no HTTP, no files, no other module. */
 class ArchitectureTest {
-  private static final JavaClasses WIRE =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("dev.compactor.wire");
+  private static final JavaClasses WIRE = ModuleArchitecture.mainClasses("dev.compactor.wire");
 
   @Test
   void wire_dependsOnCoreJacksonAndTheJdkOnly() {
-    classes()
-        .that()
-        .resideInAPackage("dev.compactor.wire..")
-        .should()
-        .onlyDependOnClassesThat()
-        .resideInAnyPackage(
-            "dev.compactor.wire..",
+    ModuleArchitecture.dependsOnlyOn(
+            "dev.compactor.wire",
             "dev.compactor.core..",
             "com.fasterxml.jackson..",
             "java.lang..",

@@ -295,11 +295,7 @@ public final class ChatTaskJson {
     o.put("total_tokens", u.promptTokens() + u.completionTokens());
     o.put("cached_tokens", u.usage().cacheRead());
     o.put("reasoning_tokens", u.usage().reasoning());
-    if (u.costUsd() == null) {
-      o.putNull("cost_usd");
-    } else {
-      o.put("cost_usd", u.costUsd().stripTrailingZeros());
-    }
+    o.put("cost_usd", u.costUsd() == null ? null : u.costUsd().stripTrailingZeros());
     return o;
   }
 
@@ -380,11 +376,7 @@ public final class ChatTaskJson {
     o.put("chat_id", r.key().chatId());
     o.put("model", r.model());
     o.put("interactions", r.interactions());
-    if (r.lastContextTokens() == null) {
-      o.putNull("last_context_tokens");
-    } else {
-      o.put("last_context_tokens", r.lastContextTokens());
-    }
+    o.put("last_context_tokens", r.lastContextTokens());
     o.put("created_at", r.createdAt().toString());
     o.put("updated_at", r.updatedAt().toString());
   }
@@ -435,40 +427,16 @@ public final class ChatTaskJson {
   public static ObjectNode call(CallRecord c) {
     ObjectNode o = JSON.createObjectNode();
     o.put("called_at", c.at().toString());
-    if (c.model() == null) {
-      o.putNull("model");
-    } else {
-      o.put("model", c.model());
-    }
-    if (c.api() == null) {
-      o.putNull("api");
-    } else {
-      o.put("api", c.api());
-    }
+    o.put("model", c.model());
+    o.put("api", c.api());
     o.put("submitted", c.submitted());
     o.put("action", c.action().wireName());
-    if (c.tokensBefore() == null) {
-      o.putNull("tokens_before");
-    } else {
-      o.put("tokens_before", c.tokensBefore());
-    }
-    if (c.tokensAfter() == null) {
-      o.putNull("tokens_after");
-    } else {
-      o.put("tokens_after", c.tokensAfter());
-    }
+    o.put("tokens_before", c.tokensBefore());
+    o.put("tokens_after", c.tokensAfter());
     o.put("message_count_before", c.messageCountBefore());
     o.put("message_count_after", c.messageCountAfter());
-    if (c.summaryUuid() == null) {
-      o.putNull("gpt_summary_uuid");
-    } else {
-      o.put("gpt_summary_uuid", c.summaryUuid());
-    }
-    if (c.compaction() == null) {
-      o.putNull("compaction");
-    } else {
-      o.set("compaction", report(c.compaction()));
-    }
+    o.put("gpt_summary_uuid", c.summaryUuid());
+    o.set("compaction", c.compaction() == null ? null : report(c.compaction()));
     return o;
   }
 

@@ -449,11 +449,7 @@ public final class StickySettings {
     if (s.provider() != null) {
       ObjectNode o = out.putObject("provider");
       o.put("enabled", s.provider().enabled());
-      if (s.provider().compactThreshold() == null) {
-        o.putNull("compact_threshold");
-      } else {
-        o.put("compact_threshold", s.provider().compactThreshold());
-      }
+      o.put("compact_threshold", s.provider().compactThreshold());
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package dev.compactor.chat.settings;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.message.Role;
 import java.util.Objects;
 
@@ -96,10 +97,7 @@ public record SummarySettings(
   public record MessageSelection(MainSystemMessage mainSystemMessage, int keepLastMessages) {
     public MessageSelection {
       Objects.requireNonNull(mainSystemMessage, "mainSystemMessage");
-      if (keepLastMessages < 0) {
-        throw new IllegalArgumentException(
-            "keep_last_messages must be >= 0, got " + keepLastMessages);
-      }
+      Bounds.atLeast(0, keepLastMessages, "keep_last_messages");
     }
   }
 
@@ -113,10 +111,7 @@ public record SummarySettings(
   public record Summarization(String model, String instructions, int maxOutputTokens) {
     public Summarization {
       Objects.requireNonNull(instructions, "instructions");
-      if (maxOutputTokens < 1) {
-        throw new IllegalArgumentException(
-            "max_output_tokens must be >= 1, got " + maxOutputTokens);
-      }
+      Bounds.atLeast(1, maxOutputTokens, "max_output_tokens");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.compactor.chat.store;
 
 import dev.compactor.chat.base.ChatKey;
+import dev.compactor.core.Bounds;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -34,9 +35,7 @@ public record ChatRecord(
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(updatedAt, "updatedAt");
-    if (interactions < 0) {
-      throw new IllegalArgumentException("interactions must be >= 0, got " + interactions);
-    }
+    Bounds.atLeast(0, interactions, "interactions");
     if ((lastPromptTokens == null) != (lastCompletionTokens == null)) {
       throw new IllegalArgumentException(
           "last prompt and completion tokens are both known or both unknown");

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,15 +46,35 @@ public final class ChatStores {
    * @throws ChatStoreException when the database cannot be opened or migrated
    */
   public static ChatStore open(String db) {
+    return open(db, "database", SqliteChatStore::open, PostgresChatStore::open);
+  }
+
+  /** How a store opens a PostgreSQL database. */
+  @FunctionalInterface
+  public interface PostgresOpener<T> {
+    T open(String jdbcUrl, Properties properties, String schema);
+  }
+
+  /**
+   * Opens the database {@code db} names, as {@code --db} gives it, with the store's own openers: a
+   * PostgreSQL URL ({@link #postgres}) with {@code postgres}, anything else as a SQLite file
+   * ({@link #sqliteFile}) with {@code sqlite}.
+   *
+   * @param what the database, as the error for a blank {@code db} names it
+   * @throws IllegalArgumentException when {@code db} is blank, a malformed URL, or neither a file
+   *     path nor a SQLite or PostgreSQL URL
+   */
+  public static <T> T open(
+      String db, String what, Function<Path, T> sqlite, PostgresOpener<T> postgres) {
     if (db == null || db.isBlank()) {
-      throw new IllegalArgumentException("database must not be blank");
+      throw new IllegalArgumentException(what + " must not be blank");
     }
     String s = db.strip();
     Optional<PostgresTarget> pg = postgres(s);
     if (pg.isPresent()) {
-      return PostgresChatStore.open(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
+      return postgres.open(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
     }
-    return SqliteChatStore.open(sqliteFile(s));
+    return sqlite.apply(sqliteFile(s));
   }
 
   /**
@@ -116,7 +137,7 @@ public final class ChatStores {
         if (path.isBlank() || path.startsWith("//")) {
           throw new IllegalArgumentException(
               "database "
-                  + redactAny(s)
+                  + StoreDatabases.redact(s)
                   + ": "
                   + prefix
                   + " must be followed by a file path (e.g. "
@@ -130,7 +151,7 @@ public final class ChatStores {
     if (scheme.lookingAt()) {
       throw new IllegalArgumentException(
           "database "
-              + redactAny(s)
+              + StoreDatabases.redact(s)
               + ": \""
               + scheme.group(1)
               + ":\" is not a supported kind of database; give a SQLite file path,"
@@ -140,7 +161,7 @@ public final class ChatStores {
     if (s.indexOf("//", 1) >= 0) {
       throw new IllegalArgumentException(
           "database "
-              + redactAny(s)
+              + StoreDatabases.redact(s)
               + " looks like a mistyped URL (an empty path segment, \"//\"); give a SQLite file"
               + " path, sqlite:PATH, or a PostgreSQL URL (postgresql://user@host/db)");
     }
@@ -152,11 +173,6 @@ public final class ChatStores {
    * C:\\}) is still a path.
    */
   private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.\\-]+):");
-
-  /** {@code s} with any password hidden: URL user info and {@code password=} parameters. */
-  static String redactAny(String s) {
-    return PostgresChatStore.redact(s).replaceAll("^([^/@]*//)?([^/@:]+):[^/@]*@", "$1$2:***@");
-  }
 
   /**
    * The default SQLite file in the user's data directory: {@code
@@ -180,7 +196,7 @@ public final class ChatStores {
       uri = new URI(s);
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException(
-          "malformed PostgreSQL URL " + PostgresChatStore.redact(s) + ": " + e.getReason(), e);
+          "malformed PostgreSQL URL " + StoreDatabases.redact(s) + ": " + e.getReason(), e);
     }
     if (uri.getHost() == null) {
       throw new IllegalArgumentException("PostgreSQL URL has no host: " + redactUserInfo(uri));

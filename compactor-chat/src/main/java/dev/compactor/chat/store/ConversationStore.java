@@ -2,8 +2,6 @@ package dev.compactor.chat.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,15 +9,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Pattern;
-import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.FlywayException;
-import org.sqlite.SQLiteConfig;
 
 /**
  * Compactor conversations in a database — a SQLite file or PostgreSQL — for memories that must
@@ -61,7 +52,6 @@ public final class ConversationStore implements AutoCloseable {
   public static final int MAX_ID_LENGTH = 512;
 
   private static final String LOCATION = "classpath:dev/compactor/chat/store/conversation/";
-  private static final Pattern SCHEMA = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
   private final HikariDataSource ds;
   private final String description;
@@ -82,15 +72,11 @@ public final class ConversationStore implements AutoCloseable {
    * @throws ChatStoreException when the database cannot be opened or migrated
    */
   public static ConversationStore open(String db) {
-    if (db == null || db.isBlank()) {
-      throw new IllegalArgumentException("conversation database must not be blank");
-    }
-    String s = db.strip();
-    Optional<ChatStores.PostgresTarget> pg = ChatStores.postgres(s);
-    if (pg.isPresent()) {
-      return openPostgres(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
-    }
-    return openSqlite(ChatStores.sqliteFile(s));
+    return ChatStores.open(
+        db,
+        "conversation database",
+        ConversationStore::openSqlite,
+        ConversationStore::openPostgres);
   }
 
   /**
@@ -99,21 +85,12 @@ public final class ConversationStore implements AutoCloseable {
    * @throws ChatStoreException when the file cannot be created, opened or migrated
    */
   public static ConversationStore openSqlite(Path file) {
-    Path abs = file.toAbsolutePath().normalize();
-    try {
-      if (abs.getParent() != null) {
-        Files.createDirectories(abs.getParent());
-      }
-    } catch (IOException e) {
-      throw new ChatStoreException(
-          "cannot create the directory of conversation database " + abs, e);
-    }
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-    config.setBusyTimeout(30_000);
+    Path abs = StoreDatabases.sqliteFile(file, "conversation database", ChatStoreException::new);
     return open(
-        SqliteChatStore.pool(config, abs, "compactor-conversations-sqlite"),
+        StoreDatabases.sqlitePool(
+            StoreDatabases.sqliteConfig(SqliteChatStore.DEFAULT_BUSY_TIMEOUT),
+            abs,
+            "compactor-conversations-sqlite"),
         "sqlite",
         null,
         abs.toString(),
@@ -130,69 +107,34 @@ public final class ConversationStore implements AutoCloseable {
    */
   public static ConversationStore openPostgres(
       String jdbcUrl, Properties properties, String schema) {
-    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-      throw new IllegalArgumentException(
-          "not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db): "
-              + PostgresChatStore.redact(jdbcUrl));
-    }
-    String s = schema == null ? "public" : schema;
-    if (!SCHEMA.matcher(s).matches()) {
-      throw new IllegalArgumentException(
-          "schema \"" + s + "\" must be a plain identifier (letters, digits, _)");
-    }
-    HikariConfig hc = new HikariConfig();
-    hc.setJdbcUrl(jdbcUrl);
-    if (properties != null) {
-      hc.setDataSourceProperties(properties);
-    }
-    hc.setPoolName("compactor-conversations-postgresql");
-    hc.setMaximumPoolSize(10);
-    hc.setMinimumIdle(1);
-    hc.setSchema(s);
-    hc.setInitializationFailTimeout(1);
-    hc.setConnectionTimeout(10_000);
-    if (properties == null || properties.getProperty("connectTimeout") == null) {
-      hc.addDataSourceProperty("connectTimeout", "5");
-    }
+    HikariConfig hc =
+        StoreDatabases.postgresPool(
+            jdbcUrl, properties, schema, "compactor-conversations-postgresql", 10);
     return open(
         hc,
         "postgresql",
-        s,
-        PostgresChatStore.redact(jdbcUrl) + (schema == null ? "" : " schema " + s),
+        StoreDatabases.schema(schema),
+        StoreDatabases.describePostgres(jdbcUrl, schema),
         false);
   }
 
   private static ConversationStore open(
       HikariConfig hc, String dialect, String schema, String description, boolean sqlite) {
     HikariDataSource ds =
-        Migrations.openMigrated(
+        StoreDatabases.openMigrated(
             hc,
             "cannot open the conversation database " + description,
-            pool -> migrate(pool, dialect, schema, description));
+            pool ->
+                StoreDatabases.migrate(
+                    pool,
+                    ConversationStore.class.getClassLoader(),
+                    LOCATION + dialect,
+                    HISTORY_TABLE,
+                    schema,
+                    "conversation database " + description,
+                    ChatStoreException::new),
+            ChatStoreException::new);
     return new ConversationStore(ds, description, sqlite);
-  }
-
-  private static void migrate(DataSource ds, String dialect, String schema, String what) {
-    try {
-      var config =
-          Flyway.configure(ConversationStore.class.getClassLoader())
-              .dataSource(ds)
-              .locations(LOCATION + dialect)
-              .table(HISTORY_TABLE)
-              .failOnMissingLocations(true)
-              // other stores' tables may already be there: start this history at version 0
-              .baselineOnMigrate(true)
-              .baselineVersion("0")
-              .loggers("slf4j");
-      if (schema != null) {
-        config = config.schemas(schema).defaultSchema(schema).createSchemas(true);
-      }
-      config.load().migrate();
-    } catch (FlywayException e) {
-      throw new ChatStoreException(
-          "conversation database " + what + ": schema migration failed: " + e.getMessage(), e);
-    }
   }
 
   /**

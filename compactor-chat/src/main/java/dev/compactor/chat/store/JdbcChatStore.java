@@ -89,34 +89,26 @@ abstract class JdbcChatStore implements ChatStore {
         "SELECT called_at, model, api, submitted, tokens_before, tokens_after,"
             + " message_count_before, message_count_after, compaction FROM chat_calls"
             + " WHERE tenant = ? AND chat_id = ? ORDER BY id";
-    try (Connection c = readConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, key.tenant());
-      ps.setString(2, key.chatId());
-      List<CallRecord> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
+    return readRows(
+        "reading calls of chat " + key,
+        sql,
+        key,
+        rs -> {
           long before = rs.getLong("tokens_before");
           Long tokensBefore = rs.wasNull() ? null : before;
           long after = rs.getLong("tokens_after");
           Long tokensAfter = rs.wasNull() ? null : after;
-          out.add(
-              new CallRecord(
-                  getInstant(rs, "called_at"),
-                  rs.getString("model"),
-                  rs.getString("api"),
-                  rs.getBoolean("submitted"),
-                  tokensBefore,
-                  tokensAfter,
-                  rs.getInt("message_count_before"),
-                  rs.getInt("message_count_after"),
-                  CallRecord.readReport(rs.getString("compaction"))));
-        }
-      }
-      return out;
-    } catch (SQLException | JsonProcessingException e) {
-      throw failed("reading calls of chat " + key, e);
-    }
+          return new CallRecord(
+              getInstant(rs, "called_at"),
+              rs.getString("model"),
+              rs.getString("api"),
+              rs.getBoolean("submitted"),
+              tokensBefore,
+              tokensAfter,
+              rs.getInt("message_count_before"),
+              rs.getInt("message_count_after"),
+              CallRecord.readReport(rs.getString("compaction")));
+        });
   }
 
   @Override
@@ -127,43 +119,35 @@ abstract class JdbcChatStore implements ChatStore {
             + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
             + " reasoning_tokens, cost_usd FROM summaries WHERE tenant = ? AND chat_id = ?"
             + " ORDER BY created_at, uuid";
-    try (Connection c = readConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, key.tenant());
-      ps.setString(2, key.chatId());
-      List<SummaryRecord> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
+    return readRows(
+        "reading summaries of chat " + key,
+        sql,
+        key,
+        rs -> {
           List<String> covered = new ArrayList<>();
           for (JsonNode n : Json.MAPPER.readTree(rs.getString("covered_message_ids"))) {
             covered.add(n.asText());
           }
           String cost = rs.getString("cost_usd");
-          out.add(
-              new SummaryRecord(
-                  rs.getString("uuid"),
-                  key,
-                  getInstant(rs, "created_at"),
-                  SummaryRecord.Trigger.parse(rs.getString("triggered_by")),
-                  rs.getString("model"),
-                  covered,
-                  rs.getInt("message_count_before"),
-                  rs.getInt("message_count_after"),
-                  rs.getString("summary_message_id"),
-                  rs.getString("summary_text"),
-                  new Usage(
-                      rs.getLong("input_tokens"),
-                      rs.getLong("output_tokens"),
-                      rs.getLong("cache_read_tokens"),
-                      rs.getLong("cache_write_tokens"),
-                      rs.getLong("reasoning_tokens")),
-                  cost == null ? null : new BigDecimal(cost).stripTrailingZeros()));
-        }
-      }
-      return out;
-    } catch (SQLException | JsonProcessingException e) {
-      throw failed("reading summaries of chat " + key, e);
-    }
+          return new SummaryRecord(
+              rs.getString("uuid"),
+              key,
+              getInstant(rs, "created_at"),
+              SummaryRecord.Trigger.parse(rs.getString("triggered_by")),
+              rs.getString("model"),
+              covered,
+              rs.getInt("message_count_before"),
+              rs.getInt("message_count_after"),
+              rs.getString("summary_message_id"),
+              rs.getString("summary_text"),
+              new Usage(
+                  rs.getLong("input_tokens"),
+                  rs.getLong("output_tokens"),
+                  rs.getLong("cache_read_tokens"),
+                  rs.getLong("cache_write_tokens"),
+                  rs.getLong("reasoning_tokens")),
+              cost == null ? null : new BigDecimal(cost).stripTrailingZeros());
+        });
   }
 
   @Override
@@ -171,24 +155,27 @@ abstract class JdbcChatStore implements ChatStore {
     String sql =
         "SELECT body, reason, summary_uuid, archived_at FROM archived_messages"
             + " WHERE tenant = ? AND chat_id = ? ORDER BY id";
-    try (Connection c = readConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, key.tenant());
-      ps.setString(2, key.chatId());
-      List<ArchivedMessage> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(
-              new ArchivedMessage(
-                  StoredMessages.read(rs.getString("body")),
-                  ArchivedMessage.Reason.valueOf(rs.getString("reason").toUpperCase()),
-                  rs.getString("summary_uuid"),
-                  getInstant(rs, "archived_at")));
-        }
-      }
+    return readRows("reading the archive of chat " + key, sql, key, this::archivedFrom);
+  }
+
+  /** A value made of the current row of a result set. */
+  @FunctionalInterface
+  private interface RowValue<T> {
+    T of(ResultSet rs) throws SQLException, JsonProcessingException;
+  }
+
+  /**
+   * The values of the rows that {@code sql} selects about chat {@code key} (its two parameters are
+   * the chat's tenant and id), read on a read connection of their own; {@code what} names the read
+   * when it fails.
+   */
+  private <T> List<T> readRows(String what, String sql, ChatKey key, RowValue<T> value) {
+    try (Connection c = readConnection()) {
+      List<T> out = new ArrayList<>();
+      eachRow(c, sql, key, List.of(), rs -> out.add(value.of(rs)));
       return out;
-    } catch (SQLException e) {
-      throw failed("reading the archive of chat " + key, e);
+    } catch (SQLException | JsonProcessingException e) {
+      throw failed(what, e);
     }
   }
 
@@ -226,17 +213,9 @@ abstract class JdbcChatStore implements ChatStore {
 
   List<Message> readMessages(Connection c, ChatKey key) throws SQLException {
     String sql = "SELECT body FROM messages WHERE tenant = ? AND chat_id = ? ORDER BY seq";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, key.tenant());
-      ps.setString(2, key.chatId());
-      List<Message> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(StoredMessages.read(rs.getString(1)));
-        }
-      }
-      return out;
-    }
+    List<Message> out = new ArrayList<>();
+    eachRow(c, sql, key, List.of(), rs -> out.add(StoredMessages.read(rs.getString(1))));
+    return out;
   }
 
   // ------------------------------------------------------------------ listing, paging, deletion
@@ -460,28 +439,20 @@ abstract class JdbcChatStore implements ChatStore {
         historyIds.add(r.messageId());
       }
     }
-    if (!historyIds.isEmpty()) {
-      eachRow(
-          c,
-          "SELECT message_id, body FROM messages WHERE tenant = ? AND chat_id = ?"
-              + " AND message_id IN ("
-              + placeholders(historyIds.size())
-              + ")",
-          key,
-          historyIds,
-          rs -> current.put(rs.getString(1), StoredMessages.read(rs.getString(2))));
-    }
-    if (!rowIds.isEmpty()) {
-      eachRow(
-          c,
-          "SELECT id, body, reason, summary_uuid, archived_at FROM archived_messages"
-              + " WHERE tenant = ? AND chat_id = ? AND id IN ("
-              + placeholders(rowIds.size())
-              + ")",
-          key,
-          rowIds,
-          rs -> archived.put(rs.getLong("id"), archivedFrom(rs)));
-    }
+    eachRowIn(
+        c,
+        "SELECT message_id, body FROM messages WHERE tenant = ? AND chat_id = ?"
+            + " AND message_id IN (",
+        key,
+        historyIds,
+        rs -> current.put(rs.getString(1), StoredMessages.read(rs.getString(2))));
+    eachRowIn(
+        c,
+        "SELECT id, body, reason, summary_uuid, archived_at FROM archived_messages"
+            + " WHERE tenant = ? AND chat_id = ? AND id IN (",
+        key,
+        rowIds,
+        rs -> archived.put(rs.getLong("id"), archivedFrom(rs)));
     List<MessageEntry> out = new ArrayList<>(page.size());
     for (ArchiveOrder.Ref r : page) {
       out.add(
@@ -502,8 +473,8 @@ abstract class JdbcChatStore implements ChatStore {
 
   /** Reads one row of a query's result. */
   @FunctionalInterface
-  private interface RowReader {
-    void read(ResultSet rs) throws SQLException;
+  private interface RowReader<E extends Exception> {
+    void read(ResultSet rs) throws SQLException, E;
   }
 
   /**
@@ -511,8 +482,9 @@ abstract class JdbcChatStore implements ChatStore {
    * tenant and id and the rest {@code more} (strings, ints or longs, in order), and hands each row
    * to {@code row}.
    */
-  private static void eachRow(Connection c, String sql, ChatKey key, List<?> more, RowReader row)
-      throws SQLException {
+  private static <E extends Exception> void eachRow(
+      Connection c, String sql, ChatKey key, List<?> more, RowReader<E> row)
+      throws SQLException, E {
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       ps.setString(1, key.tenant());
       ps.setString(2, key.chatId());
@@ -527,8 +499,16 @@ abstract class JdbcChatStore implements ChatStore {
     }
   }
 
-  private static String placeholders(int n) {
-    return String.join(", ", Collections.nCopies(n, "?"));
+  /**
+   * {@link #eachRow} for {@code sql} that ends in {@code IN (}, completed with a parameter for each
+   * of {@code ids}; no query when there are none.
+   */
+  private static <E extends Exception> void eachRowIn(
+      Connection c, String sql, ChatKey key, List<?> ids, RowReader<E> row) throws SQLException, E {
+    if (!ids.isEmpty()) {
+      eachRow(
+          c, sql + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")", key, ids, row);
+    }
   }
 
   @Override

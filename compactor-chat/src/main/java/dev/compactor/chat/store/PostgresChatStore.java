@@ -13,9 +13,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.Objects;
 import java.util.Properties;
-import java.util.regex.Pattern;
 
 /**
  * A {@link ChatStore} in PostgreSQL, for several service instances sharing one database.
@@ -33,8 +31,6 @@ import java.util.regex.Pattern;
  * instances that start together from migrating twice). Thread-safe.
  */
 public final class PostgresChatStore extends JdbcChatStore {
-  private static final Pattern SCHEMA = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
-
   /** The smallest pool {@value #POOL_SIZE} may ask for: opening migrates, which takes two. */
   public static final int MIN_POOL_SIZE = 2;
 
@@ -53,13 +49,13 @@ public final class PostgresChatStore extends JdbcChatStore {
   public static final int DEFAULT_POOL_SIZE = 10;
 
   /** How long a caller waits for a pooled connection before the call fails, in milliseconds. */
-  public static final long CONNECTION_TIMEOUT_MS = 10_000;
+  public static final long CONNECTION_TIMEOUT_MS = StoreDatabases.CONNECTION_TIMEOUT_MS;
 
   /**
    * How long opening a TCP connection to the server may take, in seconds (a refused connection
    * fails immediately); a {@code connectTimeout} in the URL or properties wins.
    */
-  public static final int CONNECT_TIMEOUT_SECONDS = 5;
+  public static final int CONNECT_TIMEOUT_SECONDS = StoreDatabases.CONNECT_TIMEOUT_SECONDS;
 
   private final String description;
   private final String schema;
@@ -117,38 +113,18 @@ public final class PostgresChatStore extends JdbcChatStore {
    * @throws ChatStoreException when the database cannot be reached or a migration fails
    */
   public static PostgresChatStore open(String jdbcUrl, Properties properties, String schema) {
-    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-      throw new IllegalArgumentException(
-          "not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db): " + redact(jdbcUrl));
-    }
-    String s = schema == null ? "public" : schema;
-    if (!SCHEMA.matcher(s).matches()) {
-      throw new IllegalArgumentException(
-          "schema \"" + s + "\" must be a plain identifier (letters, digits, _)");
-    }
-    String description = redact(jdbcUrl) + (schema == null ? "" : " schema " + s);
-    HikariConfig hc = new HikariConfig();
-    hc.setJdbcUrl(jdbcUrl);
-    if (properties != null) {
-      hc.setDataSourceProperties(properties);
-    }
-    hc.setPoolName("compactor-chat-postgresql");
+    HikariConfig hc =
+        StoreDatabases.postgresPool(
+            jdbcUrl, properties, schema, "compactor-chat-postgresql", DEFAULT_POOL_SIZE);
+    String s = StoreDatabases.schema(schema);
+    String description = StoreDatabases.describePostgres(jdbcUrl, schema);
     hc.setMaximumPoolSize(poolSize(jdbcUrl, properties, description));
-    hc.setMinimumIdle(1);
-    hc.setSchema(s);
-    // A refused or unreachable server fails here, at once, not after Hikari's default 30 s wait
-    // for a first connection.
-    hc.setInitializationFailTimeout(1);
-    hc.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
-    if (properties == null || properties.getProperty("connectTimeout") == null) {
-      hc.addDataSourceProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
-    }
     HikariDataSource ds =
-        Migrations.openMigrated(
+        StoreDatabases.openMigrated(
             hc,
             "cannot connect to the chat database " + description,
-            pool -> Migrations.migrate(pool, "postgresql", s, "chat database " + description));
+            pool -> Migrations.migrate(pool, "postgresql", s, "chat database " + description),
+            ChatStoreException::new);
     return new PostgresChatStore(ds, description, s);
   }
 
@@ -252,7 +228,4 @@ public final class PostgresChatStore extends JdbcChatStore {
   }
 
   /** The URL without a password parameter. */
-  static String redact(String url) {
-    return url.replaceAll("(?i)(password=)[^&]*", "$1***");
-  }
 }

@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.compactor.chat.base.ChatKey;
 import dev.compactor.chat.base.ChatTaskException;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,53 +68,21 @@ public final class SqliteChatStore extends JdbcChatStore {
   }
 
   /**
-   * The connection pool of the SQLite file {@code abs} (4 connections, at least 1 open), each
-   * connection opened with {@code config}.
-   */
-  static HikariConfig pool(SQLiteConfig config, Path abs, String poolName) {
-    SQLiteDataSource sqlite = new SQLiteDataSource(config);
-    sqlite.setUrl("jdbc:sqlite:" + abs);
-    HikariConfig hc = new HikariConfig();
-    hc.setDataSource(sqlite);
-    hc.setPoolName(poolName);
-    hc.setMaximumPoolSize(4);
-    hc.setMinimumIdle(1);
-    return hc;
-  }
-
-  /**
    * As {@link #open(Path)}, waiting at most {@code busyTimeout} for other processes' writes.
    *
    * @throws ChatStoreException when the file cannot be created or opened, or a migration fails
    */
   public static SqliteChatStore open(Path file, Duration busyTimeout) {
-    Path abs = file.toAbsolutePath().normalize();
-    try {
-      if (abs.getParent() != null) {
-        Files.createDirectories(abs.getParent());
-      }
-    } catch (IOException e) {
-      throw new ChatStoreException("cannot create the directory of chat database " + abs, e);
-    }
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    Path abs = StoreDatabases.sqliteFile(file, "chat database", ChatStoreException::new);
+    SQLiteConfig config = StoreDatabases.sqliteConfig(busyTimeout);
     config.enforceForeignKeys(true);
-    config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
     config.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
-    HikariConfig hc = pool(config, abs, "compactor-chat-sqlite");
-    HikariDataSource ds;
-    try {
-      ds = new HikariDataSource(hc);
-    } catch (RuntimeException e) {
-      throw new ChatStoreException("cannot open chat database " + abs + ": " + e.getMessage(), e);
-    }
-    try {
-      Migrations.migrate(ds, "sqlite", null, "chat database " + abs);
-    } catch (RuntimeException e) {
-      ds.close();
-      throw e;
-    }
+    HikariDataSource ds =
+        StoreDatabases.openMigrated(
+            StoreDatabases.sqlitePool(config, abs, "compactor-chat-sqlite"),
+            "cannot open chat database " + abs,
+            pool -> Migrations.migrate(pool, "sqlite", null, "chat database " + abs),
+            ChatStoreException::new);
     return new SqliteChatStore(abs, ds, false);
   }
 

@@ -48,7 +48,7 @@ class ChatStoresTest {
 
   @Test
   void passwordsNeverAppearInDescriptions() {
-    assertThat(PostgresChatStore.redact("jdbc:postgresql://h/db?user=u&password=s3cret&x=1"))
+    assertThat(StoreDatabases.redact("jdbc:postgresql://h/db?user=u&password=s3cret&x=1"))
         .isEqualTo("jdbc:postgresql://h/db?user=u&password=***&x=1");
   }
 

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,8 +59,33 @@ public abstract class KeyStoreContract {
 
   protected final ManualClock clock = new ManualClock();
 
-  /** The chat store under test: fresh and empty for each test. */
-  protected abstract JdbcChatStore store();
+  private JdbcChatStore store;
+
+  /** Opens the store of the current test; within one test, every call opens the same database. */
+  protected abstract JdbcChatStore open();
+
+  /** The chat store under test: fresh and empty for each test (opened on first use). */
+  protected final JdbcChatStore store() {
+    if (store == null) {
+      store = open();
+    }
+    return store;
+  }
+
+  /** The store closed and opened again on the same database. */
+  protected final JdbcChatStore reopen() {
+    closeStore();
+    return store();
+  }
+
+  /** Closes the store if it is open; done after every test. */
+  @AfterEach
+  protected final void closeStore() {
+    if (store != null) {
+      store.close();
+      store = null;
+    }
+  }
 
   /** A connection to the store's database, in its schema, to look at the rows directly. */
   protected abstract Connection rawConnection() throws SQLException;
@@ -282,7 +308,4 @@ public abstract class KeyStoreContract {
     NewApiKey k = keys().create("acme");
     assertThat(reopen().keys().authenticate(k.key())).contains("acme");
   }
-
-  /** The store closed and opened again on the same database. */
-  protected abstract ChatStore reopen();
 }

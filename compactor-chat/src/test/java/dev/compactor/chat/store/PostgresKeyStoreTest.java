@@ -10,30 +10,21 @@ import org.junit.jupiter.api.BeforeEach;
 /** The key store contract on a real PostgreSQL server, each test in a fresh schema. */
 class PostgresKeyStoreTest extends KeyStoreContract {
   private String schema;
-  private PostgresChatStore store;
 
   @BeforeEach
-  void open() {
+  void newSchema() {
     schema = TestPostgres.newSchema("keys_test");
-    store = PostgresChatStore.open(TestPostgres.jdbcUrl(), TestPostgres.properties(), schema);
   }
 
   @AfterEach
-  void close() {
-    store.close();
+  void dropSchema() {
+    closeStore();
     TestPostgres.dropSchema(schema);
   }
 
   @Override
-  protected JdbcChatStore store() {
-    return store;
-  }
-
-  @Override
-  protected ChatStore reopen() {
-    store.close();
-    store = PostgresChatStore.open(TestPostgres.jdbcUrl(), TestPostgres.properties(), schema);
-    return store;
+  protected JdbcChatStore open() {
+    return PostgresChatStore.open(TestPostgres.jdbcUrl(), TestPostgres.properties(), schema);
   }
 
   @Override

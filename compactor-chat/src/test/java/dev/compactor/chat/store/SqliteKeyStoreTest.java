@@ -8,35 +8,15 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SqliteKeyStoreTest extends KeyStoreContract {
   @TempDir Path dir;
-  private SqliteChatStore store;
-
-  @BeforeEach
-  void open() {
-    store = SqliteChatStore.open(dir.resolve("chats.db"));
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
 
   @Override
-  protected JdbcChatStore store() {
-    return store;
-  }
-
-  @Override
-  protected ChatStore reopen() {
-    store.close();
-    store = SqliteChatStore.open(dir.resolve("chats.db"));
-    return store;
+  protected JdbcChatStore open() {
+    return SqliteChatStore.open(dir.resolve("chats.db"));
   }
 
   @Override
@@ -46,8 +26,8 @@ class SqliteKeyStoreTest extends KeyStoreContract {
 
   @Test
   void readOnlyStore_listsAndAuthenticates_withoutWriting_andRefusesToCreate() throws Exception {
-    NewApiKey k = store.keys(clock).create("acme");
-    store.close();
+    NewApiKey k = store().keys(clock).create("acme");
+    closeStore();
     try (SqliteChatStore ro = SqliteChatStore.openReadOnly(dir.resolve("chats.db"))) {
       assertThat(ro.keys(clock).list()).containsExactly(k.info());
       assertThat(ro.keys(clock).authenticate(k.key())).contains("acme");

@@ -1,5 +1,6 @@
 package dev.compactor.core.budget;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.catalog.ModelInfo;
 import java.util.Map;
 import java.util.Objects;
@@ -34,9 +35,7 @@ public record BudgetInputs(
     if (maxOutputTokens != null && maxOutputTokens < 0) {
       throw new IllegalArgumentException("max output tokens must be >= 0, got " + maxOutputTokens);
     }
-    if (headroom < 0) {
-      throw new IllegalArgumentException("headroom must be >= 0, got " + headroom);
-    }
+    Bounds.atLeast(0, headroom, "headroom");
   }
 
   public static Builder builder(ModelInfo model) {

@@ -1,5 +1,6 @@
 package dev.compactor.core.budget;
 
+import dev.compactor.core.Bounds;
 import java.util.Objects;
 
 /**
@@ -23,9 +24,7 @@ public record ResolvedBudget(
   public ResolvedBudget {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(windowSource, "windowSource");
-    if (tokens < 1) {
-      throw new IllegalArgumentException("budget must be >= 1, got " + tokens);
-    }
+    Bounds.atLeast(1, tokens, "budget");
   }
 
   /** A budget that was used as asked. */

@@ -1,5 +1,6 @@
 package dev.compactor.core.catalog;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.tokens.TokenizerFamily;
 import java.util.Locale;
 import java.util.Objects;
@@ -41,14 +42,8 @@ public record ModelInfo(
     Objects.requireNonNull(tokenizer, "tokenizer");
     Objects.requireNonNull(windowSource, "windowSource");
     contextBudget = contextBudget == null ? OptionalDouble.empty() : contextBudget;
-    if (contextWindow <= 0) {
-      throw new IllegalArgumentException(
-          "model " + id + ": context window must be > 0, got " + contextWindow);
-    }
-    if (maxOutputTokens < 0) {
-      throw new IllegalArgumentException(
-          "model " + id + ": max output tokens must be >= 0, got " + maxOutputTokens);
-    }
+    Bounds.positive(contextWindow, "model " + id + ": context window");
+    Bounds.atLeast(0, maxOutputTokens, "model " + id + ": max output tokens");
     if (contextBudget.isPresent()) {
       double b = contextBudget.getAsDouble();
       if (!Double.isFinite(b) || b <= 0 || (b > 1 && b != Math.floor(b))) {

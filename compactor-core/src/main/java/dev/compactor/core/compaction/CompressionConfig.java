@@ -1,5 +1,6 @@
 package dev.compactor.core.compaction;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.tokens.TokenCounter;
 import dev.compactor.core.tokens.TokenCounters;
 import java.util.Collections;
@@ -38,13 +39,8 @@ public record CompressionConfig(
     if (limit != null && limit <= 0) {
       throw new IllegalArgumentException("limit must be > 0 or null, got " + limit);
     }
-    if (maxToolResultTokens <= 0) {
-      throw new IllegalArgumentException(
-          "maxToolResultTokens must be > 0, got " + maxToolResultTokens);
-    }
-    if (keepHead < 0) {
-      throw new IllegalArgumentException("keepHead must be >= 0, got " + keepHead);
-    }
+    Bounds.positive(maxToolResultTokens, "maxToolResultTokens");
+    Bounds.atLeast(0, keepHead, "keepHead");
     if (!(trimTargetRatio > 0 && trimTargetRatio <= 1)) {
       throw new IllegalArgumentException(
           "trimTargetRatio must be in (0, 1], got " + trimTargetRatio);

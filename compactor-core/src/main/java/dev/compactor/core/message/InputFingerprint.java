@@ -1,5 +1,6 @@
 package dev.compactor.core.message;
 
+import dev.compactor.core.Bounds;
 import java.util.Objects;
 
 /**
@@ -13,9 +14,7 @@ import java.util.Objects;
  */
 public record InputFingerprint(int messageCount, String digest, String model) {
   public InputFingerprint {
-    if (messageCount < 0) {
-      throw new IllegalArgumentException("messageCount must be >= 0, got " + messageCount);
-    }
+    Bounds.atLeast(0, messageCount, "messageCount");
     Objects.requireNonNull(digest, "digest");
     Objects.requireNonNull(model, "model");
   }

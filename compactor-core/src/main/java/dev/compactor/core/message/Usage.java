@@ -1,5 +1,7 @@
 package dev.compactor.core.message;
 
+import dev.compactor.core.Bounds;
+
 /**
  * Token usage a provider reported for one model call.
  *
@@ -11,17 +13,11 @@ package dev.compactor.core.message;
  */
 public record Usage(long input, long output, long cacheRead, long cacheWrite, long reasoning) {
   public Usage {
-    check("input", input);
-    check("output", output);
-    check("cacheRead", cacheRead);
-    check("cacheWrite", cacheWrite);
-    check("reasoning", reasoning);
-  }
-
-  private static void check(String field, long v) {
-    if (v < 0) {
-      throw new IllegalArgumentException("usage " + field + " must be >= 0, got " + v);
-    }
+    Bounds.atLeast(0, input, "usage input");
+    Bounds.atLeast(0, output, "usage output");
+    Bounds.atLeast(0, cacheRead, "usage cacheRead");
+    Bounds.atLeast(0, cacheWrite, "usage cacheWrite");
+    Bounds.atLeast(0, reasoning, "usage reasoning");
   }
 
   /** The whole prompt the provider processed: uncached input + cache reads + cache writes. */

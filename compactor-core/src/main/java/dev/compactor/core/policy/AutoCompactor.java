@@ -1,5 +1,6 @@
 package dev.compactor.core.policy;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
@@ -110,9 +111,7 @@ public final class AutoCompactor {
       if (!(minSavings >= 0 && minSavings < 1)) {
         throw new IllegalArgumentException("minSavings must be in [0, 1), got " + minSavings);
       }
-      if (latchGrowth < 0) {
-        throw new IllegalArgumentException("latchGrowth must be >= 0, got " + latchGrowth);
-      }
+      Bounds.atLeast(0, latchGrowth, "latchGrowth");
       Objects.requireNonNull(throttle, "throttle");
     }
   }

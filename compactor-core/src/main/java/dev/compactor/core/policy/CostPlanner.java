@@ -1,5 +1,6 @@
 package dev.compactor.core.policy;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
 import java.util.List;
@@ -71,12 +72,8 @@ public record CostPlanner(
     if (!(margin >= 0)) {
       throw new IllegalArgumentException("margin must be >= 0, got " + margin);
     }
-    if (keepLast < 0) {
-      throw new IllegalArgumentException("keepLast must be >= 0, got " + keepLast);
-    }
-    if (minCalls < 0) {
-      throw new IllegalArgumentException("minCalls must be >= 0, got " + minCalls);
-    }
+    Bounds.atLeast(0, keepLast, "keepLast");
+    Bounds.atLeast(0, minCalls, "minCalls");
   }
 
   /** The same plan with other thresholds. */

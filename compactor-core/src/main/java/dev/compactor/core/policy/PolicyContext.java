@@ -1,5 +1,6 @@
 package dev.compactor.core.policy;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.compaction.CompressionConfig;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,12 +27,8 @@ public record PolicyContext(
   public PolicyContext {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(base, "base");
-    if (budgetTokens < 1) {
-      throw new IllegalArgumentException("budgetTokens must be >= 1, got " + budgetTokens);
-    }
-    if (keepRecentTokens < 0) {
-      throw new IllegalArgumentException("keepRecentTokens must be >= 0, got " + keepRecentTokens);
-    }
+    Bounds.atLeast(1, budgetTokens, "budgetTokens");
+    Bounds.atLeast(0, keepRecentTokens, "keepRecentTokens");
     compactInstructions =
         compactInstructions == null
             ? Optional.empty()

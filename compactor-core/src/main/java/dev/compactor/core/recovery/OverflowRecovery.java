@@ -1,5 +1,6 @@
 package dev.compactor.core.recovery;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
@@ -113,9 +114,7 @@ public final class OverflowRecovery {
     public static final Settings DEFAULTS = new Settings(8, 0.7, 0.9);
 
     public Settings {
-      if (maxRetries < 0) {
-        throw new IllegalArgumentException("maxRetries must be >= 0, got " + maxRetries);
-      }
+      Bounds.atLeast(0, maxRetries, "maxRetries");
       if (!(stepRatio > 0 && stepRatio < 1)) {
         throw new IllegalArgumentException("stepRatio must be in (0, 1), got " + stepRatio);
       }

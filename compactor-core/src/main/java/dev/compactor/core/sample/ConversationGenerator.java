@@ -1,5 +1,6 @@
 package dev.compactor.core.sample;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.ReasoningBlock;
@@ -46,12 +47,8 @@ public final class ConversationGenerator {
       boolean pendingLastCall,
       int userEvery) {
     public Options {
-      if (turns < 0) {
-        throw new IllegalArgumentException("turns must be >= 0, got " + turns);
-      }
-      if (userEvery < 1) {
-        throw new IllegalArgumentException("userEvery must be >= 1, got " + userEvery);
-      }
+      Bounds.atLeast(0, turns, "turns");
+      Bounds.atLeast(1, userEvery, "userEvery");
     }
 
     /** A typical agent session of the given length. */

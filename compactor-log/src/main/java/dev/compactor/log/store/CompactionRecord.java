@@ -1,5 +1,6 @@
 package dev.compactor.log.store;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.policy.AppliedCompaction;
 import java.time.Instant;
 import java.util.Collections;
@@ -61,10 +62,10 @@ public record CompactionRecord(
     if (strategy == null || strategy.isBlank()) {
       throw new IllegalArgumentException("compaction strategy must not be blank, got " + strategy);
     }
-    nonNegative("tokensBefore", tokensBefore);
-    nonNegative("tokensAfter", tokensAfter);
-    nonNegative("messagesBefore", messagesBefore);
-    nonNegative("messagesAfter", messagesAfter);
+    Bounds.atLeast(0, tokensBefore, "compaction tokensBefore");
+    Bounds.atLeast(0, tokensAfter, "compaction tokensAfter");
+    Bounds.atLeast(0, messagesBefore, "compaction messagesBefore");
+    Bounds.atLeast(0, messagesAfter, "compaction messagesAfter");
     if (extra == null || extra.isEmpty()) {
       extra = Map.of();
     } else {
@@ -120,11 +121,5 @@ public record CompactionRecord(
         r.messagesAfter(),
         r.viewId(),
         extra);
-  }
-
-  private static void nonNegative(String field, long v) {
-    if (v < 0) {
-      throw new IllegalArgumentException("compaction " + field + " must be >= 0, got " + v);
-    }
   }
 }

@@ -337,15 +337,7 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   @Override
   public synchronized void append(Message message) {
     Objects.requireNonNull(message, "message");
-    checkWritable();
-    try {
-      conversation.append(message);
-    } catch (LogIOException e) {
-      if (log.damaged() && brokenBy == null) {
-        brokenBy = "appending to " + log.path() + " failed and could not be rolled back: " + e;
-      }
-      throw e;
-    }
+    appending(() -> conversation.append(message));
   }
 
   /**
@@ -364,9 +356,17 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   public synchronized void appendAll(List<Message> messages) {
     Objects.requireNonNull(messages, "messages");
     messages.forEach(m -> Objects.requireNonNull(m, "message"));
+    appending(() -> conversation.appendAll(messages));
+  }
+
+  /**
+   * Runs {@code write} on a writable conversation; when it fails and the master log could not roll
+   * the failed write back, the conversation refuses further writes.
+   */
+  private void appending(Runnable write) {
     checkWritable();
     try {
-      conversation.appendAll(messages);
+      write.run();
     } catch (LogIOException e) {
       if (log.damaged() && brokenBy == null) {
         brokenBy = "appending to " + log.path() + " failed and could not be rolled back: " + e;

@@ -1,5 +1,6 @@
 package dev.compactor.replay.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.compactor.core.CompactorException;
@@ -30,38 +31,119 @@ public final class ReplayJson {
 
   private ReplayJson() {}
 
-  /** The report as a JSON tree of maps and lists; {@code groups} may be empty. */
-  public static Map<String, Object> toMap(
-      ReplayReport report, Map<String, Map<String, Metrics>> groups) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    Map<String, Object> run = new LinkedHashMap<>();
-    run.put("window", report.options().window());
-    run.put("maxOutput", report.options().maxOutput());
-    run.put("contextBudget", report.options().contextBudget());
-    run.put("model", report.options().model());
-    run.put("counter", report.options().counter().name());
-    run.put("threads", report.threads());
-    run.put("wallSeconds", report.wallTime().toMillis() / 1000.0);
-    run.put("replayedCalls", report.replayedCalls());
-    out.put("run", run);
-    out.put("strategies", report.strategies());
-    out.put("totals", strategies(report.totals()));
-    if (!groups.isEmpty()) {
-      Map<String, Object> g = new LinkedHashMap<>();
-      groups.forEach((k, v) -> g.put(k, strategies(v)));
-      out.put("groups", g);
+  /** The whole document: the run, the strategies' totals, the groups, the files. */
+  public record Document(
+      Run run,
+      List<String> strategies,
+      Map<String, StrategyFigures> totals,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Map<String, StrategyFigures>> groups,
+      List<FileFigures> files,
+      @JsonInclude(JsonInclude.Include.NON_NULL) ProxyFigures throughProxy,
+      @JsonInclude(JsonInclude.Include.NON_NULL) ProxyFigures throughProxyAnthropic) {
+    /**
+     * This document with the figures of the replay through a compacting proxy, by the client's
+     * request shape (either may be null).
+     */
+    public Document withProxies(ProxyFigures chatCompletions, ProxyFigures anthropic) {
+      return new Document(run, strategies, totals, groups, files, chatCompletions, anthropic);
     }
-    List<Object> files = new ArrayList<>();
+  }
+
+  /** The run's settings. */
+  public record Run(
+      Long window,
+      Integer maxOutput,
+      String contextBudget,
+      String model,
+      String counter,
+      int threads,
+      double wallSeconds,
+      long replayedCalls) {}
+
+  /** One file's figures per strategy, and its first failures (null when none). */
+  public record FileFigures(
+      String file,
+      String format,
+      int conversations,
+      String model,
+      long window,
+      int maxOutput,
+      long budget,
+      Map<String, StrategyFigures> strategies,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> failures) {}
+
+  /**
+   * One strategy's figures: every {@link Metrics} field, the costs by cache model (USD, 4
+   * decimals), and {@code relativeToNone} (null when {@code none} was not replayed).
+   */
+  public record StrategyFigures(
+      long conversations,
+      long calls,
+      long inputTokens,
+      long peakTokens,
+      long overWindowCalls,
+      long compactions,
+      long reminders,
+      long failures,
+      long summaryCalls,
+      long summaryInputTokens,
+      long summaryOutputTokens,
+      long cachedTokens,
+      long outputTokens,
+      Map<String, Double> costUsd,
+      Map<String, Double> inputCostUsd,
+      double outputCostUsd,
+      double summaryCostUsd,
+      long invalidViews,
+      long neededFacts,
+      long recalledFacts,
+      double recall,
+      long recallCalls,
+      long recallTokens,
+      long recoveredFacts,
+      long plannedCompactions,
+      long predictedSavingTokens,
+      long realisedSavingTokens,
+      long compactionMillis,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Double> relativeToNone) {}
+
+  /**
+   * What the upstream of a replay through a compacting proxy received: the calls, the upstream
+   * requests and those refused (invalid, over the window), the requests passed through, the cache
+   * reads counted from the requests' bytes, the requests per {@code x-compactor-action} and the
+   * refusals' reasons.
+   */
+  public record ProxyFigures(
+      long calls,
+      long upstreamRequests,
+      long refusedInvalid,
+      long refusedOverWindow,
+      long passthroughs,
+      long byteCachedTokens,
+      Map<String, Long> actions,
+      List<String> refusals) {}
+
+  /** The report as one document; {@code groups} may be empty (then left out). */
+  public static Document document(ReplayReport report, Map<String, Map<String, Metrics>> groups) {
+    Run run =
+        new Run(
+            report.options().window(),
+            report.options().maxOutput(),
+            report.options().contextBudget(),
+            report.options().model(),
+            report.options().counter().name(),
+            report.threads(),
+            report.wallTime().toMillis() / 1000.0,
+            report.replayedCalls());
+    Map<String, Map<String, StrategyFigures>> g = null;
+    if (!groups.isEmpty()) {
+      g = new LinkedHashMap<>();
+      for (Map.Entry<String, Map<String, Metrics>> e : groups.entrySet()) {
+        g.put(e.getKey(), strategies(e.getValue()));
+      }
+    }
+    List<FileFigures> files = new ArrayList<>();
     for (FileResult f : report.files()) {
-      Map<String, Object> fm = new LinkedHashMap<>();
-      fm.put("file", f.file());
-      fm.put("format", f.format());
-      fm.put("conversations", f.conversations());
-      fm.put("model", f.model());
-      fm.put("window", f.window());
-      fm.put("maxOutput", f.maxOutput());
-      fm.put("budget", f.budget());
-      fm.put("strategies", strategies(f.byStrategy()));
       List<String> failures = new ArrayList<>();
       for (List<StrategyRun> runs : f.runs().values()) {
         for (StrategyRun r : runs) {
@@ -70,13 +152,22 @@ public final class ReplayJson {
           }
         }
       }
-      if (!failures.isEmpty()) {
-        fm.put("failures", failures.subList(0, Math.min(10, failures.size())));
-      }
-      files.add(fm);
+      files.add(
+          new FileFigures(
+              f.file(),
+              f.format(),
+              f.conversations(),
+              f.model(),
+              f.window(),
+              f.maxOutput(),
+              f.budget(),
+              strategies(f.byStrategy()),
+              failures.isEmpty()
+                  ? null
+                  : List.copyOf(failures.subList(0, Math.min(10, failures.size())))));
     }
-    out.put("files", files);
-    return out;
+    return new Document(
+        run, report.strategies(), strategies(report.totals()), g, files, null, null);
   }
 
   /**
@@ -91,7 +182,7 @@ public final class ReplayJson {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      JSON.writeValue(file.toFile(), toMap(report, groups));
+      JSON.writeValue(file.toFile(), document(report, groups));
     } catch (IOException e) {
       throw new CompactorException("cannot write " + file + ": " + e.getMessage(), e);
     }
@@ -100,65 +191,65 @@ public final class ReplayJson {
   /** The report as JSON text. */
   public static String toJson(ReplayReport report, Map<String, Map<String, Metrics>> groups) {
     try {
-      return JSON.writeValueAsString(toMap(report, groups));
+      return JSON.writeValueAsString(document(report, groups));
     } catch (IOException e) {
       throw new CompactorException("cannot render the report as JSON: " + e.getMessage(), e);
     }
   }
 
-  private static Map<String, Object> strategies(Map<String, Metrics> byStrategy) {
+  private static Map<String, StrategyFigures> strategies(Map<String, Metrics> byStrategy) {
     Metrics base = byStrategy.get(ScoreTable.BASELINE);
-    Map<String, Object> out = new LinkedHashMap<>();
+    Map<String, StrategyFigures> out = new LinkedHashMap<>();
     byStrategy.forEach((name, m) -> out.put(name, metrics(m, base)));
     return out;
   }
 
-  static Map<String, Object> metrics(Metrics m, Metrics base) {
-    Map<String, Object> o = new LinkedHashMap<>();
-    o.put("conversations", m.conversations());
-    o.put("calls", m.calls());
-    o.put("inputTokens", m.inputTokens());
-    o.put("peakTokens", m.peakTokens());
-    o.put("overWindowCalls", m.overWindowCalls());
-    o.put("compactions", m.compactions());
-    o.put("reminders", m.reminders());
-    o.put("failures", m.failures());
-    o.put("summaryCalls", m.summaryCalls());
-    o.put("summaryInputTokens", m.summaryInputTokens());
-    o.put("summaryOutputTokens", m.summaryOutputTokens());
-    o.put("cachedTokens", m.cachedTokens());
-    o.put("outputTokens", m.outputTokens());
-    Map<String, Object> cost = new LinkedHashMap<>();
-    Map<String, Object> inputCost = new LinkedHashMap<>();
+  static StrategyFigures metrics(Metrics m, Metrics base) {
+    Map<String, Double> cost = new LinkedHashMap<>();
+    Map<String, Double> inputCost = new LinkedHashMap<>();
     for (CacheModel c : CacheModel.values()) {
       cost.put(c.wireName(), round(m.costUsd(c)));
       inputCost.put(c.wireName(), round(m.inputCostUsd(c)));
     }
-    o.put("costUsd", cost);
-    o.put("inputCostUsd", inputCost);
-    o.put("outputCostUsd", round(m.outputCost()));
-    o.put("summaryCostUsd", round(m.summaryCost()));
-    o.put("invalidViews", m.invalidViews());
-    o.put("neededFacts", m.neededFacts());
-    o.put("recalledFacts", m.recalledFacts());
-    o.put("recall", m.recall());
-    o.put("recallCalls", m.recallCalls());
-    o.put("recallTokens", m.recallTokens());
-    o.put("recoveredFacts", m.recoveredFacts());
-    o.put("plannedCompactions", m.plannedCompactions());
-    o.put("predictedSavingTokens", Math.round(m.predictedSaving()));
-    o.put("realisedSavingTokens", Math.round(m.realisedSaving()));
-    o.put("compactionMillis", Math.round(m.compactionMillis()));
+    Map<String, Double> rel = null;
     if (base != null && base.inputTokens() > 0) {
-      Map<String, Object> rel = new LinkedHashMap<>();
+      rel = new LinkedHashMap<>();
       rel.put("inputTokens", ratio(m.inputTokens(), base.inputTokens()));
       for (CacheModel c : CacheModel.values()) {
         rel.put("cost_" + c.wireName(), ratio(m.costUsd(c), base.costUsd(c)));
         rel.put("inputCost_" + c.wireName(), ratio(m.inputCostUsd(c), base.inputCostUsd(c)));
       }
-      o.put("relativeToNone", rel);
     }
-    return o;
+    return new StrategyFigures(
+        m.conversations(),
+        m.calls(),
+        m.inputTokens(),
+        m.peakTokens(),
+        m.overWindowCalls(),
+        m.compactions(),
+        m.reminders(),
+        m.failures(),
+        m.summaryCalls(),
+        m.summaryInputTokens(),
+        m.summaryOutputTokens(),
+        m.cachedTokens(),
+        m.outputTokens(),
+        cost,
+        inputCost,
+        round(m.outputCost()),
+        round(m.summaryCost()),
+        m.invalidViews(),
+        m.neededFacts(),
+        m.recalledFacts(),
+        m.recall(),
+        m.recallCalls(),
+        m.recallTokens(),
+        m.recoveredFacts(),
+        m.plannedCompactions(),
+        Math.round(m.predictedSaving()),
+        Math.round(m.realisedSaving()),
+        Math.round(m.compactionMillis()),
+        rel);
   }
 
   private static double ratio(double a, double b) {

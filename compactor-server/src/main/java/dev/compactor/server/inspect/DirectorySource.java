@@ -14,26 +14,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /** One conversation directory; its id in addresses is its directory name. */
-final class DirectorySource implements InspectorSource {
-  private final StoredConversation conversation;
-  private final String model;
-  private final long budget;
-  private final long window;
-  private final TokenCounter counter;
-  private final String id;
+record DirectorySource(
+    StoredConversation conversation, String model, long budget, long window, TokenCounter counter)
+    implements InspectorSource {
 
-  DirectorySource(
-      StoredConversation conversation,
-      String model,
-      long budget,
-      long window,
-      TokenCounter counter) {
-    this.conversation = conversation;
-    this.model = model;
-    this.budget = budget;
-    this.window = window;
-    this.counter = counter;
-    this.id = conversation.directory().getFileName().toString();
+  private String id() {
+    return conversation.directory().getFileName().toString();
   }
 
   @Override
@@ -48,7 +34,7 @@ final class DirectorySource implements InspectorSource {
     long tokens = c.master().stream().mapToLong(InspectedConversation.MasterRow::tokens).sum();
     return List.of(
         new ConversationItem(
-            id,
+            id(),
             c.title(),
             "directory",
             c.master().size(),
@@ -60,16 +46,16 @@ final class DirectorySource implements InspectorSource {
 
   @Override
   public Optional<InspectedConversation> conversation(String tenant, String id) {
-    return this.id.equals(id) ? Optional.of(read()) : Optional.empty();
+    return id().equals(id) ? Optional.of(read()) : Optional.empty();
   }
 
   private InspectedConversation read() {
-    return DirectoryConversation.of(id, conversation, model, budget, window, counter);
+    return DirectoryConversation.of(id(), conversation, model, budget, window, counter);
   }
 
   @Override
   public Optional<List<Original>> recover(String tenant, String conversationId, String entryId) {
-    if (!id.equals(conversationId)) {
+    if (!id().equals(conversationId)) {
       return Optional.empty();
     }
     List<Message> originals;

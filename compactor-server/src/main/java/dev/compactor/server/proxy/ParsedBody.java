@@ -9,7 +9,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.wire.json.Json;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,8 +21,14 @@ import java.util.Map;
  * element of its arrays lies in those bytes, so that {@link ChainMemo} can tell by comparing bytes
  * that a request's leading items are the very ones of an earlier request. The tree is the one
  * {@code Json.MAPPER.readTree(raw)} gives; a body this reader does not take apart (not a UTF-8 JSON
- * object, a top-level key given twice) is read whole by that and has no spans. Not thread-safe; one
- * per request.
+ * object, a top-level key given twice) is read whole by that and has no spans.
+ *
+ * <p>{@link #parse(byte[], ParsedBody)} reads the next turn of a conversation without reading its
+ * history again: where the body's bytes begin with those of an earlier body up to the end of a
+ * top-level value or of an element of a top-level array, the JSON read from them is the same, so
+ * that part of the earlier tree is taken as it is (the same node objects, never changed by the
+ * proxy) and only the bytes after it are read. Built once, then only read: safe to share between
+ * threads.
  */
 final class ParsedBody {
   /** The bytes as the client sent them. */
@@ -29,27 +39,61 @@ final class ParsedBody {
 
   private final Map<JsonNode, long[]> spans;
 
+  /** The top-level fields in the order of the bytes, or empty when the body has no spans. */
+  private final List<Field> fields;
+
+  /** Bytes of {@link #raw} taken from an earlier body rather than read (0: read whole). */
+  final int reused;
+
+  /**
+   * One top-level field: its name, its value and where the value lies; for an array, where each
+   * element ends ({@code ends[i]}, exclusive), in the order of the array.
+   */
+  private record Field(String name, JsonNode value, long start, long end, long[] ends) {}
+
   /** Reads one value of the body, in place (the body's end is checked once, at its end). */
   private static final ObjectReader VALUES =
       Json.MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private ParsedBody(byte[] raw, JsonNode root, Map<JsonNode, long[]> spans) {
+  private ParsedBody(
+      byte[] raw, JsonNode root, Map<JsonNode, long[]> spans, List<Field> fields, int reused) {
     this.raw = raw;
     this.root = root;
     this.spans = spans;
+    this.fields = fields;
+    this.reused = reused;
   }
 
   /** Parses {@code raw}: never throws; a body that is not JSON has a null {@link #root}. */
   static ParsedBody parse(byte[] raw) {
     try {
-      ParsedBody b = withSpans(raw);
+      ParsedBody b = withSpans(raw, raw, 0, Resume.NONE, 0);
       if (b != null) {
         return b;
       }
     } catch (IOException | RuntimeException e) {
       // read it whole below, exactly as before: it decides what the body is
     }
-    return new ParsedBody(raw, whole(raw), Map.of());
+    return new ParsedBody(raw, whole(raw), Map.of(), List.of(), 0);
+  }
+
+  /**
+   * Parses {@code raw} as {@link #parse(byte[])} does, taking from {@code earlier} (a body parsed
+   * before, or null) every top-level value and array element that lies in the bytes both begin
+   * with: the tree and the spans are those {@link #parse(byte[])} gives, node for node equal.
+   */
+  static ParsedBody parse(byte[] raw, ParsedBody earlier) {
+    if (earlier != null && !earlier.fields.isEmpty()) {
+      try {
+        ParsedBody b = continued(raw, earlier);
+        if (b != null) {
+          return b;
+        }
+      } catch (IOException | RuntimeException e) {
+        // read it from the start below: the whole reader decides what the body is
+      }
+    }
+    return parse(raw);
   }
 
   /**
@@ -80,18 +124,125 @@ final class ParsedBody {
     }
   }
 
-  /** The body with spans, or null when this reader leaves it to {@link #whole}. */
-  private static ParsedBody withSpans(byte[] raw) throws IOException {
+  /**
+   * The body read after the bytes it shares with {@code earlier}, or null when it shares no whole
+   * value with it (or the part read is one the reader leaves to {@link #whole}).
+   */
+  private static ParsedBody continued(byte[] raw, ParsedBody earlier) throws IOException {
+    long same = Arrays.mismatch(raw, earlier.raw);
+    if (same < 0) {
+      same = raw.length; // the very same bytes
+    }
+    // the top-level fields, then the leading elements of a top-level array, within those bytes
+    List<Field> kept = new ArrayList<>();
+    Field open = null;
+    int elements = 0;
+    for (Field f : earlier.fields) {
+      if (within(f.end(), same, raw)) {
+        kept.add(f);
+        continue;
+      }
+      if (f.ends() != null) {
+        while (elements < f.ends().length && within(f.ends()[elements], same, raw)) {
+          elements++;
+        }
+        open = elements > 0 ? f : null;
+      }
+      break;
+    }
+    if (open == null && kept.isEmpty()) {
+      return null;
+    }
     Map<JsonNode, long[]> spans = new IdentityHashMap<>();
-    try (JsonParser p = Json.MAPPER.createParser(raw)) {
+    for (Field f : kept) {
+      earlier.copySpans(f.value(), f.ends() == null ? 0 : f.ends().length, spans);
+    }
+    long cut; // where reading starts again in raw
+    String lead; // bytes that put a reader where it would be at the cut
+    if (open != null) {
+      earlier.copySpans(open.value(), elements, spans);
+      spans.remove(open.value());
+      cut = open.ends()[elements - 1];
+      lead = "{" + Json.write(Json.NODES.textNode(open.name())) + ":[0";
+    } else {
+      cut = kept.get(kept.size() - 1).end();
+      lead = "{\"\":0";
+    }
+    byte[] head = lead.getBytes(StandardCharsets.UTF_8);
+    byte[] rest = new byte[head.length + raw.length - (int) cut];
+    System.arraycopy(head, 0, rest, 0, head.length);
+    System.arraycopy(raw, (int) cut, rest, head.length, raw.length - (int) cut);
+    return withSpans(
+        raw, rest, cut - head.length, new Resume(kept, open, elements, spans), (int) cut);
+  }
+
+  /**
+   * Whether a value ending at {@code end} is read alike from two bodies sharing their first {@code
+   * same} bytes: it ends within them, and where it ends at their end, with a closing quote or
+   * bracket (a number or a literal ends where the next byte says).
+   */
+  private static boolean within(long end, long same, byte[] raw) {
+    if (end < same) {
+      return true;
+    }
+    if (end > same || end == 0) {
+      return false;
+    }
+    byte last = raw[(int) end - 1];
+    return last == '"' || last == '}' || last == ']';
+  }
+
+  /** Adds the spans this body has for {@code value} and its first {@code elements} elements. */
+  private void copySpans(JsonNode value, int elements, Map<JsonNode, long[]> into) {
+    long[] s = spans.get(value);
+    if (s != null) {
+      into.put(value, s);
+    }
+    for (int i = 0; i < elements; i++) {
+      JsonNode e = value.get(i);
+      long[] es = spans.get(e);
+      if (es != null) {
+        into.put(e, es);
+      }
+    }
+  }
+
+  /**
+   * What {@link #withSpans} resumes after: the fields taken whole from an earlier body, then the
+   * array ({@code open}, or null) whose first {@code elements} elements were taken, and their
+   * spans. The bytes read begin with a stand-in: a field {@code "":0} for the fields taken, or the
+   * open array's name and a first element {@code 0} for the elements taken.
+   */
+  private record Resume(List<Field> kept, Field open, int elements, Map<JsonNode, long[]> spans) {
+    static final Resume NONE = new Resume(List.of(), null, 0, Map.of());
+
+    boolean resumed() {
+      return open != null || !kept.isEmpty();
+    }
+  }
+
+  /**
+   * The body with spans, or null when this reader leaves it to {@link #whole}. Reads {@code bytes},
+   * whose offset {@code i} is offset {@code i + shift} of {@code raw}, after what {@code resume}
+   * took from an earlier body.
+   */
+  private static ParsedBody withSpans(
+      byte[] raw, byte[] bytes, long shift, Resume resume, int reused) throws IOException {
+    Map<JsonNode, long[]> spans = new IdentityHashMap<>(resume.spans());
+    List<Field> fields = new ArrayList<>(resume.kept());
+    ObjectNode root = Json.MAPPER.getNodeFactory().objectNode();
+    for (Field f : resume.kept()) {
+      root.set(f.name(), f.value());
+    }
+    try (JsonParser p = Json.MAPPER.createParser(bytes)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
       }
-      ObjectNode root = Json.MAPPER.getNodeFactory().objectNode();
+      boolean standIn = resume.resumed();
       JsonToken t;
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
         String name = p.currentName();
-        if (root.has(name)) {
+        if (!standIn && root.has(name)) {
           return null; // which of the two counts is the tree reader's to say
         }
         JsonToken v = p.nextToken();
@@ -99,32 +250,66 @@ final class ParsedBody {
         if (start < 0) {
           return null; // not read as bytes
         }
+        start += shift;
         JsonNode value;
+        long[] ends = null;
         if (v == JsonToken.START_ARRAY) {
           ArrayNode array = Json.MAPPER.getNodeFactory().arrayNode();
+          List<long[]> read = new ArrayList<>();
+          boolean skipFirst = false;
+          int taken = 0;
+          if (standIn && resume.open() != null) {
+            Field open = resume.open();
+            taken = resume.elements();
+            for (int i = 0; i < taken; i++) {
+              array.add(open.value().get(i));
+            }
+            start = open.start();
+            skipFirst = true;
+          }
           while (p.nextToken() != JsonToken.END_ARRAY) {
-            long from = p.currentTokenLocation().getByteOffset();
+            long from = p.currentTokenLocation().getByteOffset() + shift;
             JsonNode element = VALUES.readTree(p);
             if (element == null) {
               return null;
             }
+            long to = p.currentLocation().getByteOffset() + shift;
+            if (skipFirst) {
+              skipFirst = false; // the stand-in for the elements taken
+              continue;
+            }
             array.add(element);
-            mark(spans, element, from, p.currentLocation().getByteOffset());
+            mark(spans, element, from, to);
+            read.add(new long[] {to});
           }
           value = array;
+          ends = new long[taken + read.size()];
+          if (taken > 0) {
+            System.arraycopy(resume.open().ends(), 0, ends, 0, taken);
+          }
+          for (int i = 0; i < read.size(); i++) {
+            ends[taken + i] = read.get(i)[0];
+          }
         } else {
           value = VALUES.readTree(p);
           if (value == null) {
             return null;
           }
         }
-        mark(spans, value, start, p.currentLocation().getByteOffset());
+        long end = p.currentLocation().getByteOffset() + shift;
+        if (standIn && resume.open() == null) {
+          standIn = false;
+          continue; // the stand-in for the fields taken
+        }
+        standIn = false;
+        mark(spans, value, start, end);
         root.set(name, value);
+        fields.add(new Field(name, value, start, end, ends));
       }
       if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
         return null; // trailing content: the tree reader refuses it
       }
-      return new ParsedBody(raw, root, spans);
+      return new ParsedBody(raw, root, spans, List.copyOf(fields), reused);
     }
   }
 }

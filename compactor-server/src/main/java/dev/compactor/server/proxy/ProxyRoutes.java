@@ -428,7 +428,8 @@ public final class ProxyRoutes {
   }
 
   private Plan plan(Context ctx, WireApi api, byte[] raw, Target t) throws WireApi.Unreadable {
-    ParsedBody parsed = ParsedBody.parse(raw);
+    String tenant = tenantOf.apply(ctx);
+    ParsedBody parsed = ParsedBody.parse(raw, chains.earlier(tenant, raw));
     JsonNode body = parsed.root;
     Plan p = new Plan();
     p.api = api;
@@ -447,8 +448,8 @@ public final class ProxyRoutes {
     }
     p.model = model;
     p.target = t;
-    p.tenant = tenantOf.apply(ctx);
-    p.chain = chains.chain(parsed, p.items);
+    p.tenant = tenant;
+    p.chain = chains.chain(tenant, parsed, p.items);
     Upstream configured = upstreams.get(t.name());
     p.policy = (configured == null ? ProxySettings.NONE : configured.proxy()).forModel(model);
     String header = ctx.header(BUDGET);

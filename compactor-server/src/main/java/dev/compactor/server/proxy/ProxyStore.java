@@ -3,8 +3,8 @@ package dev.compactor.server.proxy;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.compactor.chat.store.ChatStores;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.compactor.chat.store.SqliteChatStore;
+import dev.compactor.chat.store.StoreDatabases;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,16 +15,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Pattern;
-import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.FlywayException;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * The proxy's conversations and their master log, in the service's database: a SQLite file
@@ -46,7 +39,6 @@ public final class ProxyStore implements AutoCloseable {
   public static final String HISTORY_TABLE = "proxy_schema_history";
 
   private static final String LOCATION = "classpath:dev/compactor/server/proxy/migration/";
-  private static final Pattern SCHEMA = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
   private final HikariDataSource ds;
   private final String description;
@@ -211,15 +203,7 @@ public final class ProxyStore implements AutoCloseable {
    * @throws ProxyStoreException when the database cannot be opened or migrated
    */
   public static ProxyStore open(String db) {
-    if (db == null || db.isBlank()) {
-      throw new IllegalArgumentException("database must not be blank");
-    }
-    String s = db.strip();
-    Optional<ChatStores.PostgresTarget> pg = ChatStores.postgres(s);
-    if (pg.isPresent()) {
-      return openPostgres(pg.get().jdbcUrl(), pg.get().properties(), pg.get().schema());
-    }
-    return openSqlite(ChatStores.sqliteFile(s));
+    return ChatStores.open(db, "database", ProxyStore::openSqlite, ProxyStore::openPostgres);
   }
 
   /**
@@ -228,26 +212,16 @@ public final class ProxyStore implements AutoCloseable {
    * @throws ProxyStoreException when the file cannot be opened or migrated
    */
   public static ProxyStore openSqlite(Path file) {
-    Path abs = file.toAbsolutePath().normalize();
-    try {
-      if (abs.getParent() != null) {
-        Files.createDirectories(abs.getParent());
-      }
-    } catch (IOException e) {
-      throw new ProxyStoreException("cannot create the directory of proxy database " + abs, e);
-    }
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-    config.setBusyTimeout(30_000);
-    SQLiteDataSource sqlite = new SQLiteDataSource(config);
-    sqlite.setUrl("jdbc:sqlite:" + abs);
-    HikariConfig hc = new HikariConfig();
-    hc.setDataSource(sqlite);
-    hc.setPoolName("compactor-proxy-sqlite");
-    hc.setMaximumPoolSize(4);
-    hc.setMinimumIdle(1);
-    return open(hc, "sqlite", null, abs.toString(), true);
+    Path abs = StoreDatabases.sqliteFile(file, "proxy database", ProxyStoreException::new);
+    return open(
+        StoreDatabases.sqlitePool(
+            StoreDatabases.sqliteConfig(SqliteChatStore.DEFAULT_BUSY_TIMEOUT),
+            abs,
+            "compactor-proxy-sqlite"),
+        "sqlite",
+        null,
+        abs.toString(),
+        true);
   }
 
   /**
@@ -259,73 +233,33 @@ public final class ProxyStore implements AutoCloseable {
    * @throws ProxyStoreException when the database cannot be reached or migrated
    */
   public static ProxyStore openPostgres(String jdbcUrl, Properties properties, String schema) {
-    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-      throw new IllegalArgumentException(
-          "not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db): " + redact(jdbcUrl));
-    }
-    String s = schema == null ? "public" : schema;
-    if (!SCHEMA.matcher(s).matches()) {
-      throw new IllegalArgumentException(
-          "schema \"" + s + "\" must be a plain identifier (letters, digits, _)");
-    }
-    HikariConfig hc = new HikariConfig();
-    hc.setJdbcUrl(jdbcUrl);
-    if (properties != null) {
-      hc.setDataSourceProperties(properties);
-    }
-    hc.setPoolName("compactor-proxy-postgresql");
-    hc.setMaximumPoolSize(10);
-    hc.setMinimumIdle(1);
-    hc.setSchema(s);
-    hc.setInitializationFailTimeout(1);
-    hc.setConnectionTimeout(10_000);
-    if (properties == null || properties.getProperty("connectTimeout") == null) {
-      hc.addDataSourceProperty("connectTimeout", "5");
-    }
+    HikariConfig hc =
+        StoreDatabases.postgresPool(jdbcUrl, properties, schema, "compactor-proxy-postgresql", 10);
     return open(
-        hc, "postgresql", s, redact(jdbcUrl) + (schema == null ? "" : " schema " + s), false);
+        hc,
+        "postgresql",
+        StoreDatabases.schema(schema),
+        StoreDatabases.describePostgres(jdbcUrl, schema),
+        false);
   }
 
   private static ProxyStore open(
       HikariConfig hc, String dialect, String schema, String description, boolean sqlite) {
-    HikariDataSource ds;
-    try {
-      ds = new HikariDataSource(hc);
-    } catch (RuntimeException e) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new ProxyStoreException(
-          "cannot open the proxy database " + description + ": " + cause.getMessage(), e);
-    }
-    try {
-      migrate(ds, dialect, schema, description);
-    } catch (RuntimeException e) {
-      ds.close();
-      throw e;
-    }
+    HikariDataSource ds =
+        StoreDatabases.openMigrated(
+            hc,
+            "cannot open the proxy database " + description,
+            pool ->
+                StoreDatabases.migrate(
+                    pool,
+                    ProxyStore.class.getClassLoader(),
+                    LOCATION + dialect,
+                    HISTORY_TABLE,
+                    schema,
+                    "proxy database " + description,
+                    ProxyStoreException::new),
+            ProxyStoreException::new);
     return new ProxyStore(ds, description, sqlite);
-  }
-
-  private static void migrate(DataSource ds, String dialect, String schema, String what) {
-    try {
-      var config =
-          Flyway.configure(ProxyStore.class.getClassLoader())
-              .dataSource(ds)
-              .locations(LOCATION + dialect)
-              .table(HISTORY_TABLE)
-              .failOnMissingLocations(true)
-              // the chat store's tables may already be there: start this history at version 0
-              .baselineOnMigrate(true)
-              .baselineVersion("0")
-              .loggers("slf4j");
-      if (schema != null) {
-        config = config.schemas(schema).defaultSchema(schema).createSchemas(true);
-      }
-      config.load().migrate();
-    } catch (FlywayException e) {
-      throw new ProxyStoreException(
-          "proxy database " + what + ": schema migration failed: " + e.getMessage(), e);
-    }
   }
 
   /** Where the data is, for the startup line (no password). */
@@ -629,6 +563,24 @@ public final class ProxyStore implements AutoCloseable {
             ps.setLong(15, now);
             ps.executeUpdate();
           }
+        } else if (activity != null) {
+          // the state and the activity in one statement: the common path of a continued request
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE proxy_conversations SET last_length = ?, last_digest = ?, reply = ?,"
+                      + " view_items = ?, view_system = ?, view_covered = ?, compactions = ?,"
+                      + " version = ?, updated_at = ?, session_key = ?, upstream = ?, model = ?,"
+                      + " last_tokens = ?, reminded = ? WHERE id = ? AND version = ?")) {
+            bindState(ps, 1, next);
+            ps.setLong(9, now);
+            bindActivity(ps, 10, activity);
+            ps.setString(15, next.id());
+            ps.setLong(16, expectedVersion);
+            if (ps.executeUpdate() != 1) {
+              c.rollback();
+              return false;
+            }
+          }
         } else {
           try (PreparedStatement ps =
               c.prepareStatement(
@@ -645,16 +597,12 @@ public final class ProxyStore implements AutoCloseable {
             }
           }
         }
-        if (activity != null) {
+        if (activity != null && expectedVersion < 0) {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "UPDATE proxy_conversations SET session_key = ?, upstream = ?, model = ?,"
                       + " last_tokens = ?, reminded = ? WHERE id = ?")) {
-            setText(ps, 1, activity.session());
-            setText(ps, 2, activity.upstream());
-            setText(ps, 3, activity.model());
-            ps.setLong(4, activity.tokens());
-            ps.setInt(5, activity.reminded());
+            bindActivity(ps, 1, activity);
             ps.setString(6, next.id());
             ps.executeUpdate();
           }
@@ -911,6 +859,14 @@ public final class ProxyStore implements AutoCloseable {
     ps.setLong(at + 7, n.version());
   }
 
+  private static void bindActivity(PreparedStatement ps, int at, Activity a) throws SQLException {
+    setText(ps, at, a.session());
+    setText(ps, at + 1, a.upstream());
+    setText(ps, at + 2, a.model());
+    ps.setLong(at + 3, a.tokens());
+    ps.setInt(at + 4, a.reminded());
+  }
+
   private static void setText(PreparedStatement ps, int i, String v) throws SQLException {
     if (v == null) {
       ps.setNull(i, Types.VARCHAR);
@@ -936,11 +892,6 @@ public final class ProxyStore implements AutoCloseable {
   }
 
   /** {@code url} with any password hidden (user info and {@code password=} parameters). */
-  static String redact(String url) {
-    return url.replaceAll("(?i)(password=)[^&]*", "$1***")
-        .replaceAll("^([^/@]*//)?([^/@:]+):[^/@]*@", "$1$2:***@");
-  }
-
   /** The proxy database failed. */
   public static final class ProxyStoreException extends RuntimeException {
     private static final long serialVersionUID = 1L;

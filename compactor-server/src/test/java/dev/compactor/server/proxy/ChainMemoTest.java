@@ -220,4 +220,96 @@ class ChainMemoTest {
     assertThat(memo.reused()).isZero();
     assertThat(Arrays.asList(memo.keptBytes())).containsExactly(0L);
   }
+
+  /** The tree and spans of a body read after an earlier one's bytes are those read whole. */
+  private static void sameAsWhole(byte[] raw, ParsedBody earlier) throws Exception {
+    ParsedBody whole = ParsedBody.parse(raw);
+    ParsedBody continued = ParsedBody.parse(raw, earlier);
+    assertThat(continued.root).as(new String(raw, StandardCharsets.UTF_8)).isEqualTo(whole.root);
+    if (whole.root != null && whole.root.isObject()) {
+      whole
+          .root
+          .fields()
+          .forEachRemaining(
+              f -> {
+                JsonNode w = f.getValue();
+                JsonNode c = continued.root.get(f.getKey());
+                assertThat(continued.span(c)).as(f.getKey()).isEqualTo(whole.span(w));
+                if (w.isArray()) {
+                  for (int i = 0; i < w.size(); i++) {
+                    assertThat(continued.span(c.get(i)))
+                        .as(f.getKey() + "[" + i + "]")
+                        .isEqualTo(whole.span(w.get(i)));
+                  }
+                }
+              });
+    }
+  }
+
+  @Test
+  void aBodyReadAfterAnEarlierOnesBytesIsTheBodyReadWhole() throws Exception {
+    Random rnd = new Random(11);
+    int reusedSome = 0;
+    for (int round = 0; round < 400; round++) {
+      ObjectNode body = Json.object();
+      List<String> order = new ArrayList<>(List.of("model", "messages", "n", "tools", "flag"));
+      java.util.Collections.shuffle(order, rnd);
+      ObjectNode c = conversation(rnd, 1 + rnd.nextInt(20));
+      for (String f : order) {
+        switch (f) {
+          case "model" -> body.put("model", "gpt-4o");
+          case "messages" -> body.set("messages", c.get("messages"));
+          case "n" -> body.put("n", rnd.nextInt(200));
+          case "tools" -> body.putArray("tools").add(rnd.nextInt(50)).add("t").add(true);
+          default -> body.put("flag", rnd.nextBoolean());
+        }
+      }
+      byte[] first = utf8(body.toString());
+      ParsedBody earlier = ParsedBody.parse(first);
+      sameAsWhole(first, earlier);
+      String text = body.toString();
+      List<String> variants = new ArrayList<>();
+      ArrayNode messages = body.withArray("messages");
+      messages.addObject().put("role", "user").put("content", "more " + round);
+      variants.add(body.toString());
+      variants.add(body.toString().replace("\"n\":", "\"n\":1")); // a number made longer
+      variants.add(text.replace("true", "truex"));
+      variants.add(text + " x");
+      variants.add(text.substring(0, text.length() - 1) + ",\"model\":\"again\"}");
+      variants.add(text.substring(0, text.length() - 1) + ",\"messages\":[]}");
+      variants.add(text.substring(0, rnd.nextInt(text.length())));
+      variants.add(text.substring(0, text.length() - 1) + " , \"extra\" : [1, {\"a\": \"b\"}] }");
+      ((ObjectNode) messages.get(rnd.nextInt(messages.size()))).put("content", "edited");
+      variants.add(body.toString());
+      variants.add(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(body));
+      for (String v : variants) {
+        byte[] raw = utf8(v);
+        sameAsWhole(raw, earlier);
+        if (ParsedBody.parse(raw, earlier).reused > 0) {
+          reusedSome++;
+        }
+      }
+    }
+    assertThat(reusedSome).as("bodies read after an earlier one's bytes").isGreaterThan(1000);
+  }
+
+  @Test
+  void theMemoFindsTheKeptBodyABodyBeginsWithInItsScopeOnly() throws Exception {
+    ChainMemo memo = new ChainMemo(ChainMemo.DEFAULT_MAX_BYTES);
+    ObjectNode body = conversation(new Random(5), 400);
+    byte[] first = utf8(body.toString());
+    assertThat(first.length).isGreaterThan(8192);
+    ParsedBody p = ParsedBody.parse(first);
+    memo.chain("tenant-a", p, items(p));
+    body.withArray("messages").addObject().put("role", "user").put("content", "next");
+    byte[] next = utf8(body.toString());
+    assertThat(memo.earlier("tenant-a", next)).isSameAs(p);
+    assertThat(memo.earlier("tenant-b", next)).as("another tenant's bodies").isNull();
+    ParsedBody read = ParsedBody.parse(next, memo.earlier("tenant-a", next));
+    assertThat(read.reused).isGreaterThan(first.length - 100);
+    assertThat(read.root).isEqualTo(Json.MAPPER.readTree(next));
+    assertThat(memo.earlier("tenant-a", utf8(conversation(new Random(6), 400).toString())))
+        .as("a body that begins otherwise")
+        .isNull();
+  }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.compactor.core.Bounds;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -173,9 +174,7 @@ public final class FakeModelServer implements AutoCloseable {
 
   /** Changes the context window (tokens, 0 for none). */
   public FakeModelServer contextWindow(long tokens) {
-    if (tokens < 0) {
-      throw new IllegalArgumentException("contextWindow must be >= 0, got " + tokens);
-    }
+    Bounds.atLeast(0, tokens, "contextWindow");
     this.contextWindow = tokens;
     return this;
   }
@@ -479,9 +478,7 @@ public final class FakeModelServer implements AutoCloseable {
      * overflow error (default 0: no limit).
      */
     public Builder contextWindow(long tokens) {
-      if (tokens < 0) {
-        throw new IllegalArgumentException("contextWindow must be >= 0, got " + tokens);
-      }
+      Bounds.atLeast(0, tokens, "contextWindow");
       this.contextWindow = tokens;
       return this;
     }

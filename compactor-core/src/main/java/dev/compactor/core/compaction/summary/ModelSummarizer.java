@@ -1,5 +1,6 @@
 package dev.compactor.core.compaction.summary;
 
+import dev.compactor.core.Bounds;
 import dev.compactor.core.catalog.ModelCatalog;
 import dev.compactor.core.catalog.ModelInfo;
 import dev.compactor.core.message.Message;
@@ -210,9 +211,7 @@ public final class ModelSummarizer implements Summarizer {
       List<Message> covered, String instructions, int maxOutputTokens) {
     Objects.requireNonNull(covered, "covered");
     Objects.requireNonNull(instructions, "instructions");
-    if (maxOutputTokens < 1) {
-      throw new IllegalArgumentException("maxOutputTokens must be >= 1, got " + maxOutputTokens);
-    }
+    Bounds.atLeast(1, maxOutputTokens, "maxOutputTokens");
     return ChatRequest.builder()
         .messages(List.of(Message.system(instructions), Message.user(transcript(covered))))
         .maxOutputTokens(maxOutputTokens)
@@ -456,36 +455,28 @@ public final class ModelSummarizer implements Summarizer {
 
     /** The summarizer model's window (default: from the built-in model catalog). */
     public Builder contextWindow(long tokens) {
-      if (tokens < 1) {
-        throw new IllegalArgumentException("contextWindow must be >= 1, got " + tokens);
-      }
+      Bounds.atLeast(1, tokens, "contextWindow");
       this.contextWindow = tokens;
       return this;
     }
 
     /** The output limit (default {@value #DEFAULT_MAX_OUTPUT_TOKENS}). */
     public Builder maxOutputTokens(int tokens) {
-      if (tokens < 1) {
-        throw new IllegalArgumentException("maxOutputTokens must be >= 1, got " + tokens);
-      }
+      Bounds.atLeast(1, tokens, "maxOutputTokens");
       this.maxOutputTokens = tokens;
       return this;
     }
 
     /** Tokens kept free besides output and prompt (default {@value #DEFAULT_RESERVE_TOKENS}). */
     public Builder reserveTokens(int tokens) {
-      if (tokens < 0) {
-        throw new IllegalArgumentException("reserveTokens must be >= 0, got " + tokens);
-      }
+      Bounds.atLeast(0, tokens, "reserveTokens");
       this.reserveTokens = tokens;
       return this;
     }
 
     /** Tool results and system messages above this are clipped (default 2,000). */
     public Builder clipTokens(int tokens) {
-      if (tokens < 100) {
-        throw new IllegalArgumentException("clipTokens must be >= 100, got " + tokens);
-      }
+      Bounds.atLeast(100, tokens, "clipTokens");
       this.clipTokens = tokens;
       return this;
     }

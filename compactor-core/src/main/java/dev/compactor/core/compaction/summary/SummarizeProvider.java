@@ -557,12 +557,16 @@ public final class SummarizeProvider implements ContextProvider {
   /**
    * The checkpoint message. Its id hashes the content and the ids it covers: two checkpoints with
    * the same text (a cut one with the short header, say) covering different messages must differ.
+   * Messages only a user interface shows (compaction notices, whose ids are random) are left out,
+   * so the same conversation gets the same checkpoint ids in every run.
    */
   private Message checkpointMessage(
       String content, List<Message> src, List<Integer> coveredIdx, Instant ts) {
     StringBuilder identity = new StringBuilder(content);
     for (int i : coveredIdx) {
-      identity.append('\u0000').append(src.get(i).id().value());
+      if (!src.get(i).uiOnly()) {
+        identity.append('\u0000').append(src.get(i).id().value());
+      }
     }
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put(CHECKPOINT_KEY, true);

@@ -92,18 +92,18 @@ public final class Sentences {
           "the issue was",
           "the answer is",
           "the solution is");
+
+  /** What both a commitment and an open item may say: the next step. */
+  private static final List<String> NEXT_STEP_WORDS =
+      List.of("next i", "next, i", "next step", "next steps", "action item", "action items");
+
   private static final List<String> COMMITMENT_WORDS =
-      List.of(
+      with(
+          NEXT_STEP_WORDS,
           "i will",
           "i'll",
           "we will",
           "we'll",
-          "next i",
-          "next, i",
-          "next step",
-          "next steps",
-          "action item",
-          "action items",
           "follow up on",
           "i am going to",
           "i'm going to",
@@ -152,15 +152,10 @@ public final class Sentences {
           "crashed",
           "crashes");
   private static final List<String> OPEN_ITEM_WORDS =
-      List.of(
+      with(
+          NEXT_STEP_WORDS,
           "todo",
           "fixme",
-          "next i",
-          "next, i",
-          "next step",
-          "next steps",
-          "action item",
-          "action items",
           "still fail",
           "still fails",
           "still failing",
@@ -195,6 +190,12 @@ public final class Sentences {
           "make sure",
           "keep",
           "avoid");
+
+  private static List<String> with(List<String> shared, String... more) {
+    List<String> all = new ArrayList<>(shared);
+    all.addAll(List.of(more));
+    return List.copyOf(all);
+  }
 
   private static final Phrases DECISION = new Phrases(DECISION_WORDS);
   private static final Phrases OPEN_ITEM = new Phrases(OPEN_ITEM_WORDS);

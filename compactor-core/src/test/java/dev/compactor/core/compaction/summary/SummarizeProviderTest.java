@@ -143,6 +143,32 @@ class SummarizeProviderTest {
   }
 
   @Test
+  void theCheckpointIdDependsOnTheCoveredMessages_notOnTheRandomIdsOfUiOnlyNotices() {
+    List<Message> base = agentLog(30);
+    List<String> ids = new ArrayList<>();
+    for (int run = 0; run < 2; run++) {
+      List<Message> m = new ArrayList<>(base);
+      // a compaction notice in the summarized span, with a fresh random id each time
+      m.add(3, Message.builder(Role.SYSTEM).content("Compacted with trim").uiOnly(true).build());
+      ids.add(
+          checkpointOf(new SummarizeProvider().compress(m, config(null, 2000).build()))
+              .id()
+              .value());
+    }
+    assertThat(ids.get(0)).isEqualTo(ids.get(1));
+    List<Message> other = new ArrayList<>(base);
+    other.set(
+        2,
+        Message.builder(other.get(2).role()).id("renamed").content(other.get(2).content()).build());
+    assertThat(
+            checkpointOf(new SummarizeProvider().compress(other, config(null, 2000).build()))
+                .id()
+                .value())
+        .as("a covered message of another id")
+        .isNotEqualTo(ids.get(0));
+  }
+
+  @Test
   void limitBelowTheCheckpointHeader_usesAShorterHeader_andStillFits() {
     // ids long enough that the usual header ("... (first id to last id) ...") alone is over it
     List<Message> m = new ArrayList<>();

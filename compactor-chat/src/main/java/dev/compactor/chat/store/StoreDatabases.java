@@ -1,0 +1,209 @@
+package dev.compactor.chat.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * How every JDBC store of Compactor (the chat store, {@link ConversationStore}, the proxy's store)
+ * opens its database: a SQLite file in WAL mode or a PostgreSQL URL with a plain schema name, a
+ * connection pool that fails at once when the server refuses, and Flyway migrations, each store's
+ * recorded in its own history table when it shares the database with the others. Each store passes
+ * its own exception ({@link Failure}), so its errors keep their type and wording.
+ */
+public final class StoreDatabases {
+  private StoreDatabases() {}
+
+  /** A schema name that needs no quoting in SQL. */
+  private static final Pattern SCHEMA = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+
+  /** How long a caller waits for a pooled PostgreSQL connection, in milliseconds. */
+  public static final long CONNECTION_TIMEOUT_MS = 10_000;
+
+  /**
+   * How long opening a TCP connection to PostgreSQL may take, in seconds (a refused connection
+   * fails immediately); a {@code connectTimeout} in the URL or properties wins.
+   */
+  public static final int CONNECT_TIMEOUT_SECONDS = 5;
+
+  /** A store's own exception for an opening that failed. */
+  @FunctionalInterface
+  public interface Failure {
+    RuntimeException of(String message, Throwable cause);
+  }
+
+  /**
+   * {@code file}, absolute and normalized, with its directory created when missing.
+   *
+   * @param what the database, as errors name it ({@code "chat database"})
+   */
+  public static Path sqliteFile(Path file, String what, Failure failure) {
+    Path abs = file.toAbsolutePath().normalize();
+    try {
+      if (abs.getParent() != null) {
+        Files.createDirectories(abs.getParent());
+      }
+    } catch (IOException e) {
+      throw failure.of("cannot create the directory of " + what + " " + abs, e);
+    }
+    return abs;
+  }
+
+  /** SQLite connection settings of a writable store: WAL, synchronous NORMAL, the busy timeout. */
+  public static SQLiteConfig sqliteConfig(Duration busyTimeout) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
+    return config;
+  }
+
+  /**
+   * The connection pool of the SQLite file {@code abs} (4 connections, at least 1 open), each
+   * connection opened with {@code config}.
+   */
+  public static HikariConfig sqlitePool(SQLiteConfig config, Path abs, String poolName) {
+    SQLiteDataSource sqlite = new SQLiteDataSource(config);
+    sqlite.setUrl("jdbc:sqlite:" + abs);
+    HikariConfig hc = new HikariConfig();
+    hc.setDataSource(sqlite);
+    hc.setPoolName(poolName);
+    hc.setMaximumPoolSize(4);
+    hc.setMinimumIdle(1);
+    return hc;
+  }
+
+  /**
+   * The schema to keep the tables in: {@code schema}, or {@code public} when null.
+   *
+   * @throws IllegalArgumentException when it is not a plain identifier (letters, digits, _)
+   */
+  public static String schema(String schema) {
+    String s = schema == null ? "public" : schema;
+    if (!SCHEMA.matcher(s).matches()) {
+      throw new IllegalArgumentException(
+          "schema \"" + s + "\" must be a plain identifier (letters, digits, _)");
+    }
+    return s;
+  }
+
+  /**
+   * The connection pool of a PostgreSQL database, in {@link #schema(String) schema}: at least 1
+   * connection open, a refused or unreachable server failing at once (not after the pool's default
+   * 30 s wait for a first connection), {@link #CONNECT_TIMEOUT_SECONDS} unless the properties say.
+   *
+   * @param properties driver properties ({@code user}, {@code password}, …), or null
+   * @throws IllegalArgumentException when the URL is not a PostgreSQL JDBC URL or the schema is not
+   *     a plain identifier
+   */
+  public static HikariConfig postgresPool(
+      String jdbcUrl, Properties properties, String schema, String poolName, int maxPoolSize) {
+    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(
+          "not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db): " + redact(jdbcUrl));
+    }
+    String s = schema(schema);
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(jdbcUrl);
+    if (properties != null) {
+      hc.setDataSourceProperties(properties);
+    }
+    hc.setPoolName(poolName);
+    hc.setMaximumPoolSize(maxPoolSize);
+    hc.setMinimumIdle(1);
+    hc.setSchema(s);
+    hc.setInitializationFailTimeout(1);
+    hc.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
+    if (properties == null || properties.getProperty("connectTimeout") == null) {
+      hc.addDataSourceProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
+    }
+    return hc;
+  }
+
+  /** A PostgreSQL database as messages name it: the URL without its password, and the schema. */
+  public static String describePostgres(String jdbcUrl, String schema) {
+    return redact(jdbcUrl) + (schema == null ? "" : " schema " + schema(schema));
+  }
+
+  /**
+   * Starts a pool for {@code hc} and runs {@code migrate} on it; the pool is closed again when
+   * migrating fails.
+   *
+   * @param cannotOpen the start of the error when the pool cannot start, e.g. {@code cannot connect
+   *     to the chat database <url>}; the cause's message follows it
+   */
+  public static HikariDataSource openMigrated(
+      HikariConfig hc, String cannotOpen, Consumer<HikariDataSource> migrate, Failure failure) {
+    HikariDataSource ds;
+    try {
+      ds = new HikariDataSource(hc);
+    } catch (RuntimeException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw failure.of(cannotOpen + ": " + cause.getMessage(), e);
+    }
+    try {
+      migrate.accept(ds);
+    } catch (RuntimeException e) {
+      ds.close();
+      throw e;
+    }
+    return ds;
+  }
+
+  /**
+   * Runs the Flyway migrations under {@code location} (a {@code classpath:} folder holding one
+   * folder per dialect) on {@code ds}.
+   *
+   * @param loader the class loader that sees the scripts
+   * @param historyTable the store's own history table, started at version 0 on a database that
+   *     already holds other stores' tables; or null for Flyway's default table
+   * @param schema the schema (created when missing), or null for the connection's
+   * @param what the database, as the error names it
+   */
+  public static void migrate(
+      DataSource ds,
+      ClassLoader loader,
+      String location,
+      String historyTable,
+      String schema,
+      String what,
+      Failure failure) {
+    try {
+      var config =
+          Flyway.configure(loader)
+              .dataSource(ds)
+              .locations(location)
+              .failOnMissingLocations(true)
+              // Log through SLF4J like HikariCP: the application's binding decides, none = silent.
+              .loggers("slf4j");
+      if (historyTable != null) {
+        config = config.table(historyTable).baselineOnMigrate(true).baselineVersion("0");
+      }
+      if (schema != null) {
+        config = config.schemas(schema).defaultSchema(schema).createSchemas(true);
+      }
+      config.load().migrate();
+    } catch (FlywayException e) {
+      throw failure.of(what + ": schema migration failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code url} with any password hidden: URL user info and {@code password=} parameters. */
+  public static String redact(String url) {
+    return url.replaceAll("(?i)(password=)[^&]*", "$1***")
+        .replaceAll("^([^/@]*//)?([^/@:]+):[^/@]*@", "$1$2:***@");
+  }
+}
