@@ -3,7 +3,6 @@ package dev.compactor.log.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.compactor.core.message.Digests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,14 +18,16 @@ class ToolOutputsTest {
       Clock.fixed(Instant.parse("2025-06-07T08:09:10.123Z"), ZoneOffset.UTC);
 
   @Test
-  void saveToolOutput_namesFileByTimestampAndSha8_andStoresContentExactly() throws IOException {
+  void saveToolOutput_namesFileByTimestampAndCrc32c_andStoresContentExactly() throws IOException {
     String content = "total 0\n日本語 output\n";
     try (StoredConversation c = StoredConversation.open(dir, clock)) {
       Path p = c.saveToolOutput(content);
-      String sha8 = Digests.sha256Hex(content).substring(0, 8);
+      java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+      crc.update(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      String crc8 = String.format("%08x", crc.getValue());
       assertThat(p)
           .isEqualTo(
-              dir.resolve("tool-outputs/20250607T080910.123Z-" + sha8 + ".txt").toAbsolutePath());
+              dir.resolve("tool-outputs/20250607T080910.123Z-" + crc8 + ".txt").toAbsolutePath());
       assertThat(Files.readString(p)).isEqualTo(content);
     }
   }
