@@ -95,18 +95,27 @@ final class ChainMemo {
    * longest such beginning this index finds); or null.
    */
   ParsedBody earlier(String scope, byte[] raw) {
-    if (maxBytes == 0) {
+    int top = 31 - Integer.numberOfLeadingZeros(Math.max(1, raw.length));
+    if (maxBytes == 0 || top < MIN_PREFIX_BITS) {
       return null;
     }
     long s = Objects.hashCode(scope);
-    for (int bits = 31 - Integer.numberOfLeadingZeros(raw.length);
-        bits >= MIN_PREFIX_BITS;
-        bits--) {
-      Entry e;
-      synchronized (this) {
-        e = prefixes.get(prefixKey(s, raw, 1 << bits));
+    long[] keys = new long[top - MIN_PREFIX_BITS + 1];
+    for (int bits = top; bits >= MIN_PREFIX_BITS; bits--) {
+      keys[top - bits] = prefixKey(s, raw, 1 << bits);
+    }
+    Entry[] found = new Entry[keys.length];
+    synchronized (this) {
+      for (int i = 0; i < keys.length; i++) {
+        found[i] = prefixes.get(keys[i]);
       }
-      if (e != null && Arrays.mismatch(raw, 0, 1 << bits, e.raw(), 0, 1 << bits) < 0) {
+    }
+    for (int i = 0; i < found.length; i++) {
+      int length = 1 << (top - i);
+      Entry e = found[i];
+      if (e != null
+          && e.raw().length >= length
+          && Arrays.mismatch(raw, 0, length, e.raw(), 0, length) < 0) {
         return e.body();
       }
     }
