@@ -123,16 +123,13 @@ public final class ConversationStore implements AutoCloseable {
     HikariDataSource ds =
         StoreDatabases.openMigrated(
             hc,
-            "cannot open the conversation database " + description,
-            pool ->
-                StoreDatabases.migrate(
-                    pool,
-                    ConversationStore.class.getClassLoader(),
-                    LOCATION + dialect,
-                    HISTORY_TABLE,
-                    schema,
-                    "conversation database " + description,
-                    ChatStoreException::new),
+            ConversationStore.class.getClassLoader(),
+            LOCATION,
+            HISTORY_TABLE,
+            dialect,
+            schema,
+            "conversation database",
+            description,
             ChatStoreException::new);
     return new ConversationStore(ds, description, sqlite);
   }

@@ -164,6 +164,39 @@ public final class StoreDatabases {
   }
 
   /**
+   * Opens the pool of a store that keeps its own Flyway history in a shared database: {@link
+   * #openMigrated} with {@link #migrate} of the scripts under {@code location + dialect}, the
+   * errors naming the database as {@code "<what> <description>"}.
+   *
+   * @param loader the class loader that sees the scripts
+   * @param schema the schema (created when missing), or null for the connection's
+   */
+  public static HikariDataSource openMigrated(
+      HikariConfig hc,
+      ClassLoader loader,
+      String location,
+      String historyTable,
+      String dialect,
+      String schema,
+      String what,
+      String description,
+      Failure failure) {
+    return openMigrated(
+        hc,
+        "cannot open the " + what + " " + description,
+        pool ->
+            migrate(
+                pool,
+                loader,
+                location + dialect,
+                historyTable,
+                schema,
+                what + " " + description,
+                failure),
+        failure);
+  }
+
+  /**
    * Runs the Flyway migrations under {@code location} (a {@code classpath:} folder holding one
    * folder per dialect) on {@code ds}.
    *

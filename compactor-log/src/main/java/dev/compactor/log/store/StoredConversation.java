@@ -25,12 +25,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import java.util.zip.CRC32C;
 
 /**
  * A conversation stored losslessly in its own directory: the master log, every view, saved tool
@@ -586,12 +588,12 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     // the name only has to be unique (a clash takes the next "-n"): a CRC-32C of the bytes, which
     // the JVM computes at full speed from its first call, where a SHA-256 of every saved output
     // ran interpreted in a one-shot command (70 ms for the 5.5 MB a trim of 2,000 messages saves)
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(bytes);
     String base =
         TOOL_OUTPUT_TIME.format(clock.instant())
             + "-"
-            + String.format(java.util.Locale.ROOT, "%08x", crc.getValue());
+            + String.format(Locale.ROOT, "%08x", crc.getValue());
     synchronized (toolOutputLock) {
       try {
         if (!Files.isDirectory(target)) { // createDirectories throws and catches when it exists

@@ -122,11 +122,6 @@ final class ChainMemo {
     return null;
   }
 
-  /** The chain digests of {@code items}, read from {@code body}: as {@link ItemDigests#chain}. */
-  List<String> chain(ParsedBody body, List<JsonNode> items) {
-    return chain("", body, items);
-  }
-
   /**
    * The chain digests of {@code items}, read from {@code body}: as {@link ItemDigests#chain}; the
    * body is kept for {@link #earlier} in {@code scope}.

@@ -248,16 +248,13 @@ public final class ProxyStore implements AutoCloseable {
     HikariDataSource ds =
         StoreDatabases.openMigrated(
             hc,
-            "cannot open the proxy database " + description,
-            pool ->
-                StoreDatabases.migrate(
-                    pool,
-                    ProxyStore.class.getClassLoader(),
-                    LOCATION + dialect,
-                    HISTORY_TABLE,
-                    schema,
-                    "proxy database " + description,
-                    ProxyStoreException::new),
+            ProxyStore.class.getClassLoader(),
+            LOCATION,
+            HISTORY_TABLE,
+            dialect,
+            schema,
+            "proxy database",
+            description,
             ProxyStoreException::new);
     return new ProxyStore(ds, description, sqlite);
   }

@@ -101,19 +101,19 @@ class ChainMemoTest {
     ChainMemo memo = new ChainMemo(ChainMemo.DEFAULT_MAX_BYTES);
     ObjectNode body = conversation(new Random(1), 50);
     ParsedBody first = ParsedBody.parse(utf8(body.toString()));
-    assertThat(memo.chain(first, items(first))).isEqualTo(ItemDigests.chain(items(first)));
+    assertThat(memo.chain("", first, items(first))).isEqualTo(ItemDigests.chain(items(first)));
     assertThat(memo.reused()).isZero();
 
     body.withArray("messages").addObject().put("role", "assistant").put("content", "reply");
     body.withArray("messages").addObject().put("role", "user").put("content", "next");
     ParsedBody next = ParsedBody.parse(utf8(body.toString()));
-    assertThat(memo.chain(next, items(next))).isEqualTo(ItemDigests.chain(items(next)));
+    assertThat(memo.chain("", next, items(next))).isEqualTo(ItemDigests.chain(items(next)));
     assertThat(memo.reused()).isEqualTo(50);
     assertThat(memo.kept()).as("the longer request replaces the one it extends").isEqualTo(1);
 
     // the same request again (a retry)
     ParsedBody again = ParsedBody.parse(utf8(body.toString()));
-    assertThat(memo.chain(again, items(again))).isEqualTo(ItemDigests.chain(items(again)));
+    assertThat(memo.chain("", again, items(again))).isEqualTo(ItemDigests.chain(items(again)));
     assertThat(memo.reused()).isEqualTo(50 + 52);
   }
 
@@ -123,7 +123,7 @@ class ChainMemoTest {
     ObjectNode body = conversation(new Random(2), 40);
     String text = body.toString();
     ParsedBody first = ParsedBody.parse(utf8(text));
-    List<String> before = memo.chain(first, items(first));
+    List<String> before = memo.chain("", first, items(first));
     body.withArray("messages").addObject().put("role", "user").put("content", "next");
     String longer = body.toString();
     // one byte of item 7's content: same length, same first, middle and last bytes (the same key
@@ -132,7 +132,7 @@ class ChainMemoTest {
     byte[] edited = utf8(longer);
     edited[at] = (byte) (edited[at] == '7' ? '8' : '7');
     ParsedBody e = ParsedBody.parse(edited);
-    List<String> chain = memo.chain(e, items(e));
+    List<String> chain = memo.chain("", e, items(e));
     assertThat(chain).isEqualTo(ItemDigests.chain(items(e)));
     assertThat(chain.subList(0, 7)).isEqualTo(before.subList(0, 7));
     assertThat(chain.get(7)).isNotEqualTo(before.get(7));
@@ -181,7 +181,7 @@ class ChainMemoTest {
 
   private static void check(ChainMemo memo, byte[] raw) throws Exception {
     ParsedBody p = ParsedBody.parse(raw);
-    assertThat(memo.chain(p, items(p))).isEqualTo(ItemDigests.chain(items(p)));
+    assertThat(memo.chain("", p, items(p))).isEqualTo(ItemDigests.chain(items(p)));
   }
 
   @Test
@@ -191,13 +191,13 @@ class ChainMemoTest {
         "{\"model\":\"m\",\"system\":\"S\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
     ParsedBody pa = ParsedBody.parse(utf8(a));
     List<JsonNode> ia = WireApi.ANTHROPIC_MESSAGES.items(pa.root);
-    assertThat(memo.chain(pa, ia)).isEqualTo(ItemDigests.chain(ia));
+    assertThat(memo.chain("", pa, ia)).isEqualTo(ItemDigests.chain(ia));
     // the same bytes under another name are another item: {"instructions": "S"}
     String r =
         "{\"model\":\"m\",\"instructions\":\"S\",\"input\":[{\"role\":\"user\",\"content\":\"x\"}]}";
     ParsedBody pr = ParsedBody.parse(utf8(r));
     List<JsonNode> ir = WireApi.RESPONSES.items(pr.root);
-    List<String> chain = memo.chain(pr, ir);
+    List<String> chain = memo.chain("", pr, ir);
     assertThat(chain).isEqualTo(ItemDigests.chain(ir));
     assertThat(chain.get(0)).isNotEqualTo(ItemDigests.chain(ia).get(0));
     String a2 =
@@ -206,7 +206,7 @@ class ChainMemoTest {
             ",{\"role\":\"assistant\",\"content\":\"y\"},{\"role\":\"user\",\"content\":\"z\"}]}");
     ParsedBody pa2 = ParsedBody.parse(utf8(a2));
     List<JsonNode> ia2 = WireApi.ANTHROPIC_MESSAGES.items(pa2.root);
-    assertThat(memo.chain(pa2, ia2)).isEqualTo(ItemDigests.chain(ia2));
+    assertThat(memo.chain("", pa2, ia2)).isEqualTo(ItemDigests.chain(ia2));
     assertThat(memo.reused()).isEqualTo(2);
   }
 
@@ -214,8 +214,8 @@ class ChainMemoTest {
   void nothingIsKeptWithABoundOfZero() throws Exception {
     ChainMemo memo = new ChainMemo(0);
     ParsedBody p = ParsedBody.parse(utf8(conversation(new Random(4), 5).toString()));
-    assertThat(memo.chain(p, items(p))).isEqualTo(ItemDigests.chain(items(p)));
-    assertThat(memo.chain(p, items(p))).isEqualTo(ItemDigests.chain(items(p)));
+    assertThat(memo.chain("", p, items(p))).isEqualTo(ItemDigests.chain(items(p)));
+    assertThat(memo.chain("", p, items(p))).isEqualTo(ItemDigests.chain(items(p)));
     assertThat(memo.kept()).isZero();
     assertThat(memo.reused()).isZero();
     assertThat(Arrays.asList(memo.keptBytes())).containsExactly(0L);
