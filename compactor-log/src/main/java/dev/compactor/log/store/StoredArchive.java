@@ -5,7 +5,6 @@ import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageId;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 /**
  * The {@link OutputArchive} of a conversation directory: removed content is saved under {@code
@@ -27,23 +26,25 @@ public final class StoredArchive implements OutputArchive {
   @Override
   public String save(Message source, String content) {
     var file = conversation.saveToolOutputUnsynced(content, CATEGORY);
-    String where;
+    StringBuilder sb =
+        new StringBuilder("Full output saved to: ")
+            .append(relative(file))
+            .append("; original in ")
+            .append(StoredConversation.MASTER_FILE)
+            .append(": ");
+    List<MessageRange> ranges;
     try {
-      List<MessageRange> ranges = conversation.recoveryRanges(source.id());
-      where =
-          ranges.stream()
-              .map(r -> "master message " + r.id() + " (bytes " + r.start() + "-" + r.end() + ")")
-              .collect(Collectors.joining(", "));
+      ranges = conversation.recoveryRanges(source.id());
     } catch (dev.compactor.core.CompactorException e) {
       // Not (yet) a stored message: name it by id only.
-      where = "message " + source.id();
+      return sb.append("message ").append(source.id()).toString();
     }
-    return "Full output saved to: "
-        + relative(file)
-        + "; original in "
-        + conversation.conversationFile().getFileName()
-        + ": "
-        + where;
+    for (int i = 0; i < ranges.size(); i++) {
+      MessageRange r = ranges.get(i);
+      sb.append(i == 0 ? "" : ", ").append("master message ").append(r.id());
+      sb.append(" (bytes ").append(r.start()).append('-').append(r.end()).append(')');
+    }
+    return sb.toString();
   }
 
   /** {@code file} relative to the conversation directory, with {@code /} separators. */

@@ -14,24 +14,27 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 
 /**
@@ -115,8 +118,24 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   private static final String IN_THIS_JVM =
       "in this JVM (close the other StoredConversation first)";
 
-  private static final DateTimeFormatter TOOL_OUTPUT_TIME =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
+  /** A saved tool output's name starts with its time, {@code yyyyMMdd'T'HHmmss.SSS'Z'} in UTC. */
+  private static final DateTimeFormatter TOOL_OUTPUT_SECOND =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
+
+  /**
+   * The second of the last tool output's name and its text (formatting one costs more than a save's
+   * other work).
+   */
+  private record NamedSecond(long epochSecond, String text) {}
+
+  private volatile NamedSecond lastNamedSecond;
+
+  /**
+   * The names in each directory tool outputs were saved in (toolOutputLock): listed once, then kept
+   * up to date by the saves (the directory lock keeps other writers out). Asking the file system
+   * for each name instead waited on the directory while the writer created files in it.
+   */
+  private final Map<Path, Set<String>> toolOutputNames = new HashMap<>();
 
   private final Path dir;
   private final Path key;
@@ -125,8 +144,8 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   private final FileLock lock;
   private final Object toolOutputLock = new Object();
 
-  /** Tool outputs saved by {@link #saveToolOutputUnsynced} and not yet flushed (toolOutputLock). */
-  private final List<Path> unsyncedToolOutputs = new ArrayList<>();
+  /** Tool outputs saved by {@link #saveToolOutputUnsynced} and not yet flushed. */
+  private final PendingToolOutputs unsyncedToolOutputs;
 
   private JsonlMasterLog log;
   private ViewStore views;
@@ -140,8 +159,14 @@ public final class StoredConversation implements Conversation, AutoCloseable {
   private final List<String> readOnlyProblems; // null unless opened read-only
 
   private StoredConversation(
-      Path dir, Path key, Clock clock, FileChannel lockChannel, FileLock lock) {
+      Path dir,
+      Path key,
+      Clock clock,
+      FileChannel lockChannel,
+      FileLock lock,
+      PendingToolOutputs toolOutputs) {
     this.dir = dir;
+    this.unsyncedToolOutputs = toolOutputs;
     this.key = key;
     this.clock = clock;
     this.lockChannel = lockChannel;
@@ -156,6 +181,7 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     this.lockChannel = null;
     this.lock = null;
     this.readOnlyProblems = new ArrayList<>();
+    this.unsyncedToolOutputs = null; // nothing is written
   }
 
   /**
@@ -237,6 +263,14 @@ public final class StoredConversation implements Conversation, AutoCloseable {
    * @throws LogIOException when the directory or a file cannot be created, read or repaired
    */
   public static StoredConversation open(Path directory, Clock clock) {
+    return open(directory, clock, new PendingToolOutputs());
+  }
+
+  /**
+   * {@link #open(Path, Clock)} with the tool outputs of {@link #saveToolOutputUnsynced} written by
+   * {@code toolOutputs}.
+   */
+  static StoredConversation open(Path directory, Clock clock, PendingToolOutputs toolOutputs) {
     Objects.requireNonNull(clock, "clock");
     Path dir = directory.toAbsolutePath().normalize();
     try {
@@ -264,7 +298,7 @@ public final class StoredConversation implements Conversation, AutoCloseable {
         throw new ConversationLockedException(
             dir, "in another process (it holds the lock on " + lockFile + ")");
       }
-      StoredConversation c = new StoredConversation(dir, key, clock, ch, lock);
+      StoredConversation c = new StoredConversation(dir, key, clock, ch, lock, toolOutputs);
       try {
         c.load();
       } catch (RuntimeException | Error e) {
@@ -548,32 +582,99 @@ public final class StoredConversation implements Conversation, AutoCloseable {
 
   /** The tool outputs saved by {@link #saveToolOutputUnsynced} and not flushed yet, in order. */
   List<Path> unsyncedToolOutputs() {
-    synchronized (toolOutputLock) {
-      return List.copyOf(unsyncedToolOutputs);
-    }
+    return unsyncedToolOutputs == null ? List.of() : unsyncedToolOutputs.files();
   }
 
-  /** Flushes the tool outputs saved by {@link #saveToolOutputUnsynced} so far. */
+  /**
+   * Waits for the tool outputs saved for a compaction (whose files are written in the background)
+   * and makes them durable; committing a view that names them does this first.
+   *
+   * @throws LogIOException naming a file that could not be written or flushed
+   */
+  public void flushToolOutputs() {
+    checkOpen();
+    syncToolOutputs();
+  }
+
+  /**
+   * Waits for the writes of the tool outputs saved by {@link #saveToolOutputUnsynced} so far and
+   * flushes them.
+   */
   private void syncToolOutputs() {
-    List<Path> files;
-    synchronized (toolOutputLock) {
-      files = List.copyOf(unsyncedToolOutputs);
+    if (unsyncedToolOutputs == null) {
+      return;
     }
-    DurableFiles.syncAll(files);
-    synchronized (toolOutputLock) {
-      unsyncedToolOutputs.removeAll(files);
+    try {
+      unsyncedToolOutputs.flush();
+    } catch (RuntimeException e) {
+      synchronized (toolOutputLock) {
+        toolOutputNames.clear(); // a name whose write failed is free again: list anew
+      }
+      throw e;
     }
   }
 
-  /** What a tool output category may be named ({@code .} and {@code ..} excepted). */
-  private static final Pattern CATEGORY = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  /** The names in {@code directory}, created when missing (toolOutputLock held). */
+  private Set<String> toolOutputNames(Path directory) throws IOException {
+    Set<String> names = toolOutputNames.get(directory);
+    if (names == null) {
+      if (!Files.isDirectory(directory)) { // createDirectories throws and catches when it exists
+        Files.createDirectories(directory);
+      }
+      names = new HashSet<>();
+      try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+        for (Path f : files) {
+          names.add(f.getFileName().toString());
+        }
+      }
+      toolOutputNames.put(directory, names);
+    }
+    return names;
+  }
+
+  /** Whether a tool output category is 1-64 letters, digits, '.', '_' or '-', not "." or "..". */
+  private static boolean isCategoryName(String category) {
+    if (category.isEmpty()
+        || category.length() > 64
+        || category.equals(".")
+        || category.equals("..")) {
+      return false;
+    }
+    for (int i = 0; i < category.length(); i++) {
+      char c = category.charAt(i);
+      boolean ok =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '_'
+              || c == '-';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code t} as {@code yyyyMMdd'T'HHmmss.SSS'Z'} in UTC. */
+  private String timeName(Instant t) {
+    NamedSecond s = lastNamedSecond;
+    if (s == null || s.epochSecond() != t.getEpochSecond()) {
+      s = new NamedSecond(t.getEpochSecond(), TOOL_OUTPUT_SECOND.format(t));
+      lastNamedSecond = s;
+    }
+    int ms = t.getNano() / 1_000_000;
+    return s.text()
+        + '.'
+        + (char) ('0' + ms / 100)
+        + (char) ('0' + ms / 10 % 10)
+        + (char) ('0' + ms % 10)
+        + 'Z';
+  }
 
   private Path saveToolOutput(String content, String category, boolean durable) {
     Objects.requireNonNull(content, "content");
-    if (category != null
-        && (!CATEGORY.matcher(category).matches()
-            || category.equals(".")
-            || category.equals(".."))) {
+    if (category != null && !isCategoryName(category)) {
       throw new IllegalArgumentException(
           "tool output category \""
               + category
@@ -591,30 +692,41 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     CRC32C crc = new CRC32C();
     crc.update(bytes);
     String base =
-        TOOL_OUTPUT_TIME.format(clock.instant())
-            + "-"
-            + String.format(Locale.ROOT, "%08x", crc.getValue());
+        timeName(clock.instant()) + "-" + HexFormat.of().toHexDigits((int) crc.getValue());
     synchronized (toolOutputLock) {
       try {
-        if (!Files.isDirectory(target)) { // createDirectories throws and catches when it exists
-          Files.createDirectories(target);
-        }
+        Set<String> names = toolOutputNames(target);
         for (int n = 1; ; n++) {
-          Path file = target.resolve(n == 1 ? base + ".txt" : base + "-" + n + ".txt");
-          if (!Files.exists(file)) {
+          String name = n == 1 ? base + ".txt" : base + "-" + n + ".txt";
+          Path file = target.resolve(name);
+          byte[] pending = unsyncedToolOutputs.bytesOf(file);
+          if (pending != null) { // saved unflushed, perhaps still being written
+            if (!Arrays.equals(pending, bytes)) {
+              continue;
+            }
             if (durable) {
-              DurableFiles.writeAtomically(file, bytes);
-            } else {
-              DurableFiles.writeUnsynced(file, bytes);
-              unsyncedToolOutputs.add(file);
+              unsyncedToolOutputs.flush(List.of(file));
             }
             return file;
           }
-          if (Arrays.equals(Files.readAllBytes(file), bytes)) {
-            if (durable && unsyncedToolOutputs.contains(file)) {
-              DurableFiles.syncAll(List.of(file));
-              unsyncedToolOutputs.remove(file);
+          if (!names.contains(name)) {
+            if (durable) {
+              DurableFiles.writeAtomically(file, bytes);
+            } else {
+              unsyncedToolOutputs.add(file, bytes);
             }
+            names.add(name);
+            return file;
+          }
+          byte[] existing;
+          try {
+            existing = Files.readAllBytes(file);
+          } catch (NoSuchFileException gone) { // removed by hand since it was listed
+            names.remove(name);
+            n--;
+            continue;
+          }
+          if (Arrays.equals(existing, bytes)) {
             return file;
           }
         }
@@ -669,6 +781,9 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     try {
       syncToolOutputs();
     } finally {
+      if (unsyncedToolOutputs != null) {
+        unsyncedToolOutputs.close();
+      }
       closeFiles();
     }
   }

@@ -1,6 +1,7 @@
 package dev.compactor.log.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
@@ -12,7 +13,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -35,6 +40,7 @@ class StoredArchiveTest {
           .as("relative to the conversation directory, never an absolute local path")
           .startsWith("tool-outputs/compaction/")
           .doesNotContain(dir.toString());
+      c.flushToolOutputs();
       assertThat(Files.readString(c.directory().resolve(file.group(1)))).isEqualTo("long output ✓");
       assertThat(new StoredArchive(c).savedFile(ref))
           .isEqualTo(c.directory().resolve(file.group(1)));
@@ -57,9 +63,19 @@ class StoredArchiveTest {
       Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC);
 
   @Test
-  void save_isFlushedBeforeTheViewThatNamesItIsCommitted() throws Exception {
+  void save_isWrittenAndFlushedBeforeTheViewThatNamesItIsCommitted() throws Exception {
+    // each write waits a while on its own thread: the commit must wait for them
+    ExecutorService slow = Executors.newSingleThreadExecutor();
+    Executor delayed =
+        task ->
+            slow.execute(
+                () -> {
+                  sleep(150);
+                  task.run();
+                });
     try (StoredConversation c =
-        StoredConversation.open(dir.resolve("conv").toAbsolutePath(), CLOCK)) {
+        StoredConversation.open(
+            dir.resolve("conv").toAbsolutePath(), CLOCK, new PendingToolOutputs(delayed))) {
       Message out = Message.builder(Role.USER).id("u1").content("a long output").build();
       c.append(out);
       StoredArchive archive = new StoredArchive(c);
@@ -68,15 +84,64 @@ class StoredArchiveTest {
       assertThat(c.unsyncedToolOutputs())
           .as("a compaction's saves wait to be flushed together")
           .containsExactly(archive.savedFile(first), archive.savedFile(second));
-      assertThat(Files.readString(archive.savedFile(first)))
-          .as("readable at once")
-          .isEqualTo("the middle of a long output");
+      assertThat(archive.savedFile(second)).as("written in the background").doesNotExist();
 
       Message stub = Message.builder(Role.USER).id("u1~stub").content(first).build();
       c.switchTo(
           new View(c.nextViewId(), List.of(new ViewEntry.Synthesized(stub, List.of(out.id())))));
       assertThat(c.unsyncedToolOutputs()).as("flushed before the view was committed").isEmpty();
+      assertThat(Files.readString(archive.savedFile(first)))
+          .isEqualTo("the middle of a long output");
       assertThat(Files.readString(archive.savedFile(second))).isEqualTo("another middle");
+    } finally {
+      slow.shutdownNow();
+    }
+  }
+
+  @Test
+  void aWriteThatFails_failsTheCommit_andLeavesTheViewAsItWas_andALaterSaveWritesItAgain()
+      throws Exception {
+    List<Runnable> held = new ArrayList<>();
+    Executor holding = held::add; // runs a write only when the test says so
+    try (StoredConversation c =
+        StoredConversation.open(
+            dir.resolve("conv").toAbsolutePath(), CLOCK, new PendingToolOutputs(holding))) {
+      Message out = Message.builder(Role.USER).id("u1").content("a long output").build();
+      c.append(out);
+      StoredArchive archive = new StoredArchive(c);
+      String ref = archive.save(out, "the middle");
+      Path saved = archive.savedFile(ref);
+      // the directory is replaced by a file before the write runs
+      Path category = saved.getParent();
+      Files.delete(category);
+      Files.writeString(category, "in the way");
+      held.remove(0).run();
+
+      String before = c.activeView().id();
+      Message stub = Message.builder(Role.USER).id("u1~stub").content(ref).build();
+      View next =
+          new View(c.nextViewId(), List.of(new ViewEntry.Synthesized(stub, List.of(out.id()))));
+      assertThatThrownBy(() -> c.switchTo(next))
+          .isInstanceOf(LogIOException.class)
+          .hasMessageContaining(saved.getFileName().toString());
+      assertThat(c.activeView().id()).as("not committed").isEqualTo(before);
+      assertThat(c.unsyncedToolOutputs()).as("the failed write is forgotten").isEmpty();
+
+      Files.delete(category);
+      String again = archive.save(out, "the middle");
+      assertThat(archive.savedFile(again)).as("the same name, free again").isEqualTo(saved);
+      held.remove(0).run();
+      c.switchTo(next);
+      assertThat(c.activeView().id()).isEqualTo(next.id());
+      assertThat(Files.readString(saved)).isEqualTo("the middle");
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -427,6 +427,15 @@ public final class MessageCodec {
     if (node == null || node.isNull() || node.isMissingNode()) {
       return null;
     }
+    // Scalars directly, as the mapper converts them (its first use in a process costs
+    // milliseconds).
+    if (node.isTextual()) {
+      return node.textValue();
+    } else if (node.isBoolean()) {
+      return node.booleanValue();
+    } else if (node.isInt() || node.isLong()) {
+      return node.numberValue();
+    }
     try {
       return mapper.treeToValue(node, Object.class);
     } catch (JsonProcessingException e) {
@@ -440,8 +449,22 @@ public final class MessageCodec {
    * @throws MessageFormatException when the value is not a plain JSON value Jackson can write
    */
   public JsonNode jsonValue(Object value) {
+    // The plain values metadata and journals hold are made here directly: the mapper gives the
+    // same nodes, but its first use in a process (finding a serializer) costs milliseconds.
     if (value == null) {
       return NODES.nullNode();
+    } else if (value instanceof String s) {
+      return NODES.textNode(s);
+    } else if (value instanceof Long l) {
+      return NODES.numberNode(l);
+    } else if (value instanceof Integer i) {
+      return NODES.numberNode(i);
+    } else if (value instanceof Boolean b) {
+      return NODES.booleanNode(b);
+    } else if (value instanceof List<?> list) {
+      ArrayNode a = NODES.arrayNode(list.size());
+      list.forEach(v -> a.add(jsonValue(v)));
+      return a;
     }
     try {
       return mapper.valueToTree(value);

@@ -291,4 +291,42 @@ class MessageCodecTest {
         .isFalse();
     assertThat(MessageCodec.isNative(codec.parseLine("[1,2]"))).isFalse();
   }
+
+  /** The scalars converted without the mapper come out as the mapper makes them. */
+  @Test
+  void plainAndJsonValues_matchTheMappers() throws Exception {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    Map<String, Object> nested = new LinkedHashMap<>();
+    nested.put("n", 1);
+    nested.put("list", List.of("x", 2L, true));
+    List<Object> values =
+        List.of(
+            "text",
+            "",
+            "✓ \uD83D\uDE00",
+            0,
+            -7,
+            Integer.MAX_VALUE,
+            1L << 40,
+            Long.MIN_VALUE,
+            true,
+            false,
+            2.5,
+            new java.math.BigInteger("123456789012345678901234567890"),
+            List.of(),
+            List.of("a", 1, List.of(false)),
+            nested);
+    for (Object v : values) {
+      JsonNode expected = mapper.valueToTree(v);
+      assertThat(codec.jsonValue(v)).as("jsonValue(%s)", v).isEqualTo(expected);
+      assertThat(mapper.writeValueAsString(codec.jsonValue(v)))
+          .isEqualTo(mapper.writeValueAsString(v));
+      Object plain = codec.plainValue(expected);
+      Object viaMapper = mapper.treeToValue(expected, Object.class);
+      assertThat(plain).as("plainValue(%s)", expected).isEqualTo(viaMapper);
+      assertThat(plain == null ? null : plain.getClass())
+          .as("type of plainValue(%s)", expected)
+          .isEqualTo(viaMapper == null ? null : viaMapper.getClass());
+    }
+  }
 }
