@@ -3,6 +3,7 @@ package dev.compactor.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compactor.core.CompactorException;
+import dev.compactor.log.imports.ImporterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -55,7 +56,7 @@ final class ImportTarget {
         }
         return new Fingerprint(size, HexFormat.of().formatHex(d.digest()));
       } catch (IOException e) {
-        throw new CompactorException("cannot read " + file + ": " + e.getMessage());
+        throw new CompactorException("cannot read " + file + ": " + ImporterRegistry.why(e));
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException(e);
       }
@@ -155,7 +156,7 @@ final class ImportTarget {
     } catch (NoSuchFileException e) {
       return new ObjectMapper().createObjectNode();
     } catch (IOException e) {
-      throw new CompactorException("cannot read " + f + ": " + e.getMessage());
+      throw new CompactorException("cannot read " + f + ": " + ImporterRegistry.why(e));
     }
   }
 

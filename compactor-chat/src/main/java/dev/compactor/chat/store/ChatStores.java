@@ -172,7 +172,8 @@ public final class ChatStores {
    * A scheme-like prefix: two or more characters before a colon, so a Windows drive letter ({@code
    * C:\\}) is still a path.
    */
-  private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.\\-]+):");
+  private static final Pattern SCHEME =
+      Pattern.compile("((?:jdbc:)?[A-Za-z][A-Za-z0-9+.\\-]+):"); // jdbc:mysql: whole
 
   /**
    * The default SQLite file in the user's data directory: {@code

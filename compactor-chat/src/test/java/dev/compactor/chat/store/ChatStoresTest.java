@@ -73,7 +73,7 @@ class ChatStoresTest {
     Set<Path> before = list(cwd);
     assertThatThrownBy(() -> ChatStores.open("jdbc:mysql://u:s3cret@127.0.0.1/db"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("\"jdbc:\" is not a supported kind of database")
+        .hasMessageContaining("\"jdbc:mysql:\" is not a supported kind of database")
         .hasMessageContaining("postgresql://")
         .hasMessageNotContaining("s3cret");
     assertThatThrownBy(() -> ChatStores.open("postgres//postgres:s3cret@127.0.0.1/test"))

@@ -225,8 +225,11 @@ public final class ImporterRegistry {
     }
   }
 
-  /** What went wrong, in words: no exception class names. */
-  static String why(Throwable e) {
+  /**
+   * What went wrong reading a source, in words ("no such file", "permission denied", …): no
+   * exception class names.
+   */
+  public static String why(Throwable e) {
     if (e instanceof java.nio.file.NoSuchFileException) {
       return "no such file";
     }
