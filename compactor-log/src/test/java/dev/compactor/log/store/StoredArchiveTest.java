@@ -73,11 +73,8 @@ class StoredArchiveTest {
                   sleep(150);
                   task.run();
                 });
-    try (StoredConversation c =
-        StoredConversation.open(
-            dir.resolve("conv").toAbsolutePath(), CLOCK, new PendingToolOutputs(delayed))) {
-      Message out = Message.builder(Role.USER).id("u1").content("a long output").build();
-      c.append(out);
+    try (StoredConversation c = openWriting(delayed)) {
+      Message out = c.activeMessages().get(0);
       StoredArchive archive = new StoredArchive(c);
       String first = archive.save(out, "the middle of a long output");
       String second = archive.save(out, "another middle");
@@ -103,11 +100,8 @@ class StoredArchiveTest {
       throws Exception {
     List<Runnable> held = new ArrayList<>();
     Executor holding = held::add; // runs a write only when the test says so
-    try (StoredConversation c =
-        StoredConversation.open(
-            dir.resolve("conv").toAbsolutePath(), CLOCK, new PendingToolOutputs(holding))) {
-      Message out = Message.builder(Role.USER).id("u1").content("a long output").build();
-      c.append(out);
+    try (StoredConversation c = openWriting(holding)) {
+      Message out = c.activeMessages().get(0);
       StoredArchive archive = new StoredArchive(c);
       String ref = archive.save(out, "the middle");
       Path saved = archive.savedFile(ref);
@@ -135,6 +129,17 @@ class StoredArchiveTest {
       assertThat(c.activeView().id()).isEqualTo(next.id());
       assertThat(Files.readString(saved)).isEqualTo("the middle");
     }
+  }
+
+  /**
+   * The conversation of one message, "a long output", its tool outputs written by {@code writer}.
+   */
+  private StoredConversation openWriting(Executor writer) {
+    StoredConversation c =
+        StoredConversation.open(
+            dir.resolve("conv").toAbsolutePath(), CLOCK, new PendingToolOutputs(writer));
+    c.append(Message.builder(Role.USER).id("u1").content("a long output").build());
+    return c;
   }
 
   private static void sleep(long ms) {
