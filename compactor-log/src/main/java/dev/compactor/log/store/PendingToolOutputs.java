@@ -1,5 +1,6 @@
 package dev.compactor.log.store;
 
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -110,11 +110,6 @@ final class PendingToolOutputs {
         if (failure == null) {
           failure = unwrap(f, e.getCause());
         }
-      } catch (CompletionException e) {
-        forget(f);
-        if (failure == null) {
-          failure = unwrap(f, e.getCause());
-        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new LogIOException(f, "write", new InterruptedIOException("interrupted"));
@@ -140,7 +135,7 @@ final class PendingToolOutputs {
     if (cause instanceof Error e) {
       throw e;
     }
-    return new LogIOException(file, "write", new java.io.IOException(cause));
+    return new LogIOException(file, "write", new IOException(cause));
   }
 
   /** Stops the writer thread; call after {@link #flush}. */
