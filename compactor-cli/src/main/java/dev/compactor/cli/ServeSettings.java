@@ -150,6 +150,20 @@ record ServeSettings(
     ServerConfig.Value budget = values.get("budget");
     ServerConfig.Value reminder = values.get("reminder");
     ServerConfig.Value summary = values.get("summary_model");
+    ServerConfig.Value target = values.get("target");
+    Double aim = null;
+    if (target != null) {
+      double t = target.node().isNumber() ? target.node().asDouble() : Double.NaN;
+      if (!(t > 0 && t <= 1)) {
+        throw new CompactorException(
+            "target \""
+                + target.text()
+                + "\" from "
+                + target.source()
+                + " must be a fraction of the budget in (0, 1], e.g. 0.6");
+      }
+      aim = t;
+    }
     Boolean remind = null;
     if (reminder != null) {
       if (!reminder.node().isBoolean()) {
@@ -179,7 +193,7 @@ record ServeSettings(
       b = BudgetSetting.of(budget.text(), budget.source());
     }
     try {
-      return new ProxySettings(b, remind, summary == null ? null : summary.text(), models);
+      return new ProxySettings(b, remind, aim, summary == null ? null : summary.text(), models);
     } catch (IllegalArgumentException e) {
       throw new CompactorException(
           e.getMessage() + (summary == null ? "" : " (from " + summary.source() + ")"), e);

@@ -146,6 +146,7 @@ class ServeSettingsTest {
             "[server]\nproxy_retention = \"12h\"\n"
                 + "[upstreams.openai]\nbudget = 60000\nsummary_model = \"openai/gpt-4o-mini\"\n"
                 + "[upstreams.openai.models.\"gpt-4o\"]\nbudget = 0.5\nreminder = true\n"
+                + "target = 0.4\n"
                 + "[upstreams.gpu]\nbase_url = \"http://10.0.0.7:8000/v1\"\nreminder = false\n");
     ServeSettings s = resolve(env(), "--config", project.toString());
     assertThat(s.server().proxyRetention()).isEqualTo(Duration.ofHours(12));
@@ -158,6 +159,8 @@ class ServeSettingsTest {
     assertThat(gpt4o.budget().source())
         .isEqualTo("[upstreams.openai.models.\"gpt-4o\"] budget in ~/proxy.toml");
     assertThat(gpt4o.reminderOn()).isTrue();
+    assertThat(gpt4o.target()).isEqualTo(0.4);
+    assertThat(openai.target()).as("unset: the proxy's default").isNull();
     assertThat(gpt4o.summaryModel()).isEqualTo("openai/gpt-4o-mini"); // the upstream's
     assertThat(openai.forModel("gpt-4.1").budget().value()).isEqualTo("60000");
     assertThat(openai.forModel("gpt-4.1").reminderOn()).isFalse();
@@ -189,6 +192,12 @@ class ServeSettingsTest {
     assertThatThrownBy(resolvingConfig("r.toml", "[upstreams.openai]\nreminder = \"yes\"\n"))
         .hasMessageContaining("reminder \"yes\" from [upstreams.openai] reminder in ~/r.toml")
         .hasMessageContaining("true or false");
+    assertThatThrownBy(resolvingConfig("g.toml", "[upstreams.openai]\ntarget = 1.5\n"))
+        .hasMessageContaining("target \"1.5\" from [upstreams.openai] target in ~/g.toml")
+        .hasMessageContaining("(0, 1]");
+    assertThatThrownBy(
+            resolvingConfig("h.toml", "[upstreams.openai.models.\"x\"]\ntarget = \"most\"\n"))
+        .hasMessageContaining("target \"most\" from [upstreams.openai.models.\"x\"] target");
     assertThatThrownBy(
             resolvingConfig("s.toml", "[upstreams.openai]\nsummary_model = \"gpt-4o-mini\"\n"))
         .hasMessageContaining("\"gpt-4o-mini\" must be provider/model")

@@ -11,11 +11,14 @@ import java.util.Objects;
  * ({@code [upstreams.NAME]} and {@code [upstreams.NAME.models."MODEL"]} of {@code compactor.toml}).
  * Each field may be unset (null), then the next layer decides: a request's {@code
  * X-Compactor-Budget} header, then the model's policy, then the upstream's, then the model catalog
- * (for the budget) or the default (reminder off, the offline extractive summarizer).
+ * (for the budget) or the default (reminder off, the target 0.6 of the budget, the offline
+ * extractive summarizer).
  *
  * @param budget the context budget, tokens ({@code 60000}) or a fraction of the window ({@code
  *     0.5}), with where it was configured; null for unset
  * @param reminder whether the 90 % reminder is sent; null for unset (off)
+ * @param target the fraction of the budget a compaction aims at, in (0, 1]; null for unset (the
+ *     proxy's {@code ProxyPolicy.DEFAULT_TARGET}, 0.6)
  * @param summaryModel the model that writes summaries, {@code provider/model} as chat-task models
  *     are named ({@code openai/gpt-4o-mini}, {@code gpu-box/Qwen3-8B}); null for the offline
  *     extractive summarizer
@@ -25,20 +28,25 @@ import java.util.Objects;
 public record ProxySettings(
     BudgetSetting budget,
     Boolean reminder,
+    Double target,
     String summaryModel,
     Map<String, ProxySettings> models) {
   /** Nothing set. */
-  public static final ProxySettings NONE = new ProxySettings(null, null, null, Map.of());
+  public static final ProxySettings NONE = new ProxySettings(null, null, null, null, Map.of());
 
   /**
    * @throws dev.compactor.core.catalog.InvalidSettingException when the budget is not a positive
    *     number of tokens or a fraction in (0, 1] (naming the value and its source)
-   * @throws IllegalArgumentException when the summary model is not {@code provider/model}, or a
-   *     per-model policy has models of its own
+   * @throws IllegalArgumentException when the target is not in (0, 1], the summary model is not
+   *     {@code provider/model}, or a per-model policy has models of its own
    */
   public ProxySettings {
     if (budget != null) {
       BudgetValue.parse(budget.value(), budget.source());
+    }
+    if (target != null && !(target > 0 && target <= 1)) {
+      throw new IllegalArgumentException(
+          "target " + target + " must be a fraction of the budget in (0, 1], e.g. 0.6");
     }
     if (summaryModel != null) {
       summaryModel = summaryModel.strip();
@@ -68,7 +76,11 @@ public record ProxySettings(
 
   /** Whether nothing is set. */
   public boolean isEmpty() {
-    return budget == null && reminder == null && summaryModel == null && models.isEmpty();
+    return budget == null
+        && reminder == null
+        && target == null
+        && summaryModel == null
+        && models.isEmpty();
   }
 
   /**
@@ -78,11 +90,14 @@ public record ProxySettings(
   public ProxySettings forModel(String model) {
     ProxySettings m = model == null ? null : models.get(model);
     if (m == null) {
-      return models.isEmpty() ? this : new ProxySettings(budget, reminder, summaryModel, Map.of());
+      return models.isEmpty()
+          ? this
+          : new ProxySettings(budget, reminder, target, summaryModel, Map.of());
     }
     return new ProxySettings(
         m.budget != null ? m.budget : budget,
         m.reminder != null ? m.reminder : reminder,
+        m.target != null ? m.target : target,
         m.summaryModel != null ? m.summaryModel : summaryModel,
         Map.of());
   }

@@ -18,10 +18,10 @@ import java.util.Set;
  * The service's settings in the configuration files: {@code [server]} ({@code host}, {@code port},
  * {@code db}, {@code max_body_bytes}, {@code timeout}, {@code log_content}, {@code
  * proxy_retention}) and {@code [upstreams.NAME]} ({@code base_url}, {@code api_key_env}, and for
- * the proxy {@code budget}, {@code reminder}, {@code summary_model}, also per model in {@code
- * [upstreams.NAME.models."MODEL"]}). The project's file wins over the user's, key by key; each
- * value keeps where it came from, so an invalid one is reported naming the file and key. Unknown
- * keys in these tables are listed, as for the other tables.
+ * the proxy {@code budget}, {@code reminder}, {@code target}, {@code summary_model}, also per model
+ * in {@code [upstreams.NAME.models."MODEL"]}). The project's file wins over the user's, key by key;
+ * each value keeps where it came from, so an invalid one is reported naming the file and key.
+ * Unknown keys in these tables are listed, as for the other tables.
  *
  * @param server the {@code [server]} values by key, with their sources
  * @param upstreams the upstreams by name: {@code base_url}, {@code api_key_env}, {@code budget},
@@ -43,9 +43,10 @@ public record ServerConfig(
   private static final TomlMapper TOML = new TomlMapper();
   private static final Set<String> SERVER_KEYS =
       Set.of("host", "port", "db", "max_body_bytes", "timeout", "log_content", "proxy_retention");
-  private static final Set<String> MODEL_KEYS = Set.of("budget", "reminder", "summary_model");
+  private static final Set<String> MODEL_KEYS =
+      Set.of("budget", "reminder", "target", "summary_model");
   private static final Set<String> UPSTREAM_KEYS =
-      Set.of("base_url", "api_key_env", "budget", "reminder", "summary_model");
+      Set.of("base_url", "api_key_env", "budget", "reminder", "target", "summary_model");
 
   public ServerConfig {
     server = Map.copyOf(server);

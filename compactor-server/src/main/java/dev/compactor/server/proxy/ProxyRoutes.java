@@ -487,7 +487,7 @@ public final class ProxyRoutes {
       p.send = p.view == null ? raw : bytes(api.body(body, effective));
       return p;
     }
-    Compactor.Result r = ProxyPolicy.DEFAULT.compact(p.compactor, planner.deeper(), messages);
+    Compactor.Result r = planner.policy().compact(p.compactor, planner.deeper(), messages);
     p.conversation = r.conversation();
     CompactionOutcome o = r.outcome();
     Headers h = new Headers("none", p.externalKey != null ? p.externalKey : p.id, o.tokens(), -1);
@@ -716,7 +716,8 @@ public final class ProxyRoutes {
    * A compactor, the one its compactions use ({@link ProxyPolicy#deeper}, or null) and, when a
    * summary model is configured, its summarizer.
    */
-  private record Planner(Compactor compactor, Compactor deeper, FallbackSummarizer summarizer) {}
+  private record Planner(
+      Compactor compactor, Compactor deeper, FallbackSummarizer summarizer, ProxyPolicy policy) {}
 
   private Planner compactor(
       String model, BudgetSetting budget, ProxySettings policy, String upstream) {
@@ -726,6 +727,7 @@ public final class ProxyRoutes {
             model,
             budget == null ? "" : budget.value() + "\t" + budget.source(),
             String.valueOf(policy.summaryModel()),
+            String.valueOf(policy.target()),
             upstream);
     return compactors.computeIfAbsent(
         key,
@@ -749,7 +751,9 @@ public final class ProxyRoutes {
             builder.summarizer(summarizer);
           }
           Compactor trigger = builder.build();
-          return new Planner(trigger, ProxyPolicy.DEFAULT.deeper(builder, trigger), summarizer);
+          ProxyPolicy aim =
+              policy.target() == null ? ProxyPolicy.DEFAULT : ProxyPolicy.of(policy.target());
+          return new Planner(trigger, aim.deeper(builder, trigger), summarizer, aim);
         });
   }
 

@@ -121,7 +121,7 @@ abstract class ProxyOpsContract {
   }
 
   static ProxySettings budget(String value) {
-    return new ProxySettings(BudgetSetting.of(value, "test"), null, null, Map.of());
+    return new ProxySettings(BudgetSetting.of(value, "test"), null, null, null, Map.of());
   }
 
   // ------------------------------------------------------------------ session headers
@@ -270,10 +270,35 @@ abstract class ProxyOpsContract {
   // ------------------------------------------------------------------ policies
 
   @Test
+  void aConfiguredTarget_setsHowFarACompactionGoes_perUpstreamAndPerModel() {
+    ProxySettings openai =
+        new ProxySettings(
+            BudgetSetting.of("1500", "test"),
+            null,
+            0.3,
+            null,
+            Map.of("gpt-4o", new ProxySettings(null, null, 0.9, null, Map.of())));
+    start(Map.of("openai", openai));
+    Answer deep = f.post("/v1/chat/completions", longChat("gpt-4o-mini", 6, 202).toString());
+    Answer shallow = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 203).toString());
+    for (Answer a : List.of(deep, shallow)) {
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      assertThat(a.header(ProxyRoutes.ACTION)).isIn("masked", "trimmed", "summarized");
+      assertThat(Long.parseLong(a.header(ProxyRoutes.TOKENS_AFTER))).isLessThan(1500);
+    }
+    long deepAfter = Long.parseLong(deep.header(ProxyRoutes.TOKENS_AFTER));
+    long shallowAfter = Long.parseLong(shallow.header(ProxyRoutes.TOKENS_AFTER));
+    assertThat(deepAfter)
+        .as("toward 0.3 of the budget (the upstream's) against 0.9 (the model's)")
+        .isLessThan(shallowAfter)
+        .isLessThanOrEqualTo(Math.round(0.3 * 1500));
+  }
+
+  @Test
   void theBudgetComesFromTheHeaderThenTheModelThenTheUpstreamThenTheCatalog() {
     ProxySettings openai =
         new ProxySettings(
-            BudgetSetting.of("1500", "test"), null, null, Map.of("gpt-4o", budget("100000")));
+            BudgetSetting.of("1500", "test"), null, null, null, Map.of("gpt-4o", budget("100000")));
     start(Map.of("openai", openai));
     // the upstream's 1,500 tokens for a model without a table of its own
     Answer mini = f.post("/v1/chat/completions", longChat("gpt-4o-mini", 6, 200).toString());
@@ -307,7 +332,8 @@ abstract class ProxyOpsContract {
     start(
         Map.of(
             "openai",
-            new ProxySettings(BudgetSetting.of("1500", "test"), null, summaryModel, Map.of())));
+            new ProxySettings(
+                BudgetSetting.of("1500", "test"), null, null, summaryModel, Map.of())));
     Answer a = f.post("/v1/chat/completions", longChat("gpt-4o", 6, 150).toString());
     assertThat(a.status()).as(a.body()).isEqualTo(200);
     assertThat(a.header(ProxyRoutes.ACTION)).isEqualTo("summarized");
@@ -341,7 +367,7 @@ abstract class ProxyOpsContract {
   @Test
   void aSummaryModelSlowerThanTheServersModelTimeoutFallsBackToTheExtractiveSummary() {
     ProxySettings p =
-        new ProxySettings(BudgetSetting.of("1500", "test"), null, "local/slow", Map.of());
+        new ProxySettings(BudgetSetting.of("1500", "test"), null, null, "local/slow", Map.of());
     start(
         Map.of("openai", p),
         Tenants.localMode(),
@@ -366,7 +392,7 @@ abstract class ProxyOpsContract {
 
   @Test
   void theReminderIsOffByDefaultAndWhenOnIsSentOnceAndKeptInThePrefix() {
-    start(Map.of("openai", new ProxySettings(null, true, null, Map.of())));
+    start(Map.of("openai", new ProxySettings(null, true, null, null, Map.of())));
     ObjectNode body = longChat("gpt-4o", 6, 400);
     // measure the conversation, then give it a budget it fills to 92 %
     // (in a session of its own, so that it is not the same conversation as the requests below)
@@ -413,7 +439,7 @@ abstract class ProxyOpsContract {
 
   @Test
   void anAnthropicReminderGoesIntoTheLastUserTurnAndTheProviderAcceptsIt() {
-    start(Map.of("anthropic", new ProxySettings(null, true, null, Map.of())));
+    start(Map.of("anthropic", new ProxySettings(null, true, null, null, Map.of())));
     ObjectNode body = longChat("claude-sonnet-4-5", 6, 400);
     body.put("max_tokens", 100).put("system", "You are terse.");
     Answer measured = f.post("/u/local/v1/messages", body.toString(), "X-Session-Id", "measuring");
