@@ -613,7 +613,7 @@ public final class ProxyOverheadBenchmark {
             Locale.ROOT,
             "%nOf the CPU per call, the JIT compilers' time while the calls ran: direct %.2f ms,"
                 + " proxy %.2f ms (a JVM still compiling the proxy's path; more warm-up rounds"
-                + " lower it).%n",
+                + " lower it: with one client the steady state takes about 300).%n",
             direct.jitMsPerCall(),
             proxy.jitMsPerCall()));
     return sb.toString();
