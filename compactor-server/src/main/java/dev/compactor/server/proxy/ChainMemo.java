@@ -123,6 +123,24 @@ final class ChainMemo {
   }
 
   /**
+   * The body kept last, in {@code scope}, whose first 4 KB are those of {@code raw} (of which only
+   * the first 4 KB need be filled yet), or null: a request still arriving is most likely the next
+   * turn of that body's conversation. Only a hint, used before the body is whole ({@link
+   * EarlyForward}): nothing is compared but those 4 KB.
+   */
+  ParsedBody latestBeginningLike(String scope, byte[] raw) {
+    int length = 1 << MIN_PREFIX_BITS;
+    if (maxBytes == 0 || raw.length < length) {
+      return null;
+    }
+    Entry e;
+    synchronized (this) {
+      e = prefixes.get(prefixKey(Objects.hashCode(scope), raw, length));
+    }
+    return e != null && Arrays.mismatch(raw, 0, length, e.raw(), 0, length) < 0 ? e.body() : null;
+  }
+
+  /**
    * The chain digests of {@code items}, read from {@code body}: as {@link ItemDigests#chain}; the
    * body is kept for {@link #earlier} in {@code scope}.
    */

@@ -27,8 +27,8 @@ import java.util.Map;
  * history again: where the body's bytes begin with those of an earlier body up to the end of a
  * top-level value or of an element of a top-level array, the JSON read from them is the same, so
  * that part of the earlier tree is taken as it is (the same node objects, never changed by the
- * proxy) and only the bytes after it are read. Built once, then only read: safe to share between
- * threads.
+ * proxy) and only the bytes after it are read. Built once, then only read (but for the hint {@link
+ * #rewritten}): safe to share between threads.
  */
 final class ParsedBody {
   /** The bytes as the client sent them. */
@@ -44,6 +44,13 @@ final class ParsedBody {
 
   /** Bytes of {@link #raw} taken from an earlier body rather than read (0: read whole). */
   final int reused;
+
+  /**
+   * Whether the proxy sent something else than these bytes for this request (a compacted or stored
+   * view): set once the request is planned, read as a hint for the conversation's next request
+   * ({@link EarlyForward}).
+   */
+  volatile boolean rewritten;
 
   /**
    * One top-level field: its name, its value and where the value lies; for an array, where each

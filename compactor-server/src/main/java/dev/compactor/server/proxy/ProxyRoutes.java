@@ -324,6 +324,7 @@ public final class ProxyRoutes {
   /** What one request will send and store. */
   static final class Plan {
     WireApi api;
+    ParsedBody parsed;
     JsonNode body;
     String tenant;
     String model;
@@ -357,24 +358,36 @@ public final class ProxyRoutes {
       noUpstream(ctx);
       return;
     }
-    byte[] raw = body(ctx);
+    URI uri = uri(ctx, t, suffix);
+    List<String[]> headers = forwardHeaders(ctx, t);
+    EarlyForward body = body(ctx, uri, headers);
+    try {
+      compacting(ctx, api, t, uri, headers, body);
+    } finally {
+      body.withdraw("the proxy did not send it"); // when anything failed before it was sent
+    }
+  }
+
+  private void compacting(
+      Context ctx, WireApi api, Target t, URI uri, List<String[]> headers, EarlyForward body)
+      throws IOException {
+    byte[] raw = body.raw;
     Plan plan;
     try {
       plan = plan(ctx, api, raw, t);
     } catch (WireApi.Unreadable e) {
-      plan = null;
-      forwardUnchanged(ctx, t, suffix, raw, e.getMessage());
+      forwardUnchanged(ctx, t, body, uri, headers, e.getMessage());
       return;
     } catch (RuntimeException e) {
       failure("planning", e);
-      forwardUnchanged(ctx, t, suffix, raw, "the proxy failed: " + e.getClass().getSimpleName());
+      forwardUnchanged(
+          ctx, t, body, uri, headers, "the proxy failed: " + e.getClass().getSimpleName());
       return;
     }
-    URI uri = uri(ctx, t, suffix);
-    List<String[]> headers = forwardHeaders(ctx, t);
+    plan.parsed.rewritten = plan.send != raw;
     UpstreamClient.Answer first;
     try {
-      first = client.send("POST", uri, headers, plan.send);
+      first = body.send(client, uri, headers, plan.send);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       upstreamUnreachable(ctx, t, e);
@@ -400,24 +413,35 @@ public final class ProxyRoutes {
   /**
    * The request body: with a {@code Content-Length} within the proxy's limit, read straight into an
    * array of that length (Javalin's {@code bodyAsBytes} grows a buffer from a few bytes, 8 KB at a
-   * time, and copies it once more at the end: for a long conversation, several copies of it);
-   * otherwise as Javalin reads it, with its limit.
+   * time, and copies it once more at the end: for a long conversation, several copies of it), and
+   * sent upstream while it arrives where that pays ({@link EarlyForward}); otherwise as Javalin
+   * reads it, with its limit, and sent once planned.
    */
-  private static byte[] body(Context ctx) throws IOException {
+  private EarlyForward body(Context ctx, URI uri, List<String[]> headers) throws IOException {
     long length = ctx.req().getContentLengthLong();
     if (length < 0 || length > ServerSettings.PROXY_MAX_BODY_BYTES) {
-      return ctx.bodyAsBytes();
+      return EarlyForward.whole(ctx.bodyAsBytes());
     }
-    return ctx.req().getInputStream().readNBytes((int) length);
+    String tenant = tenantOf.apply(ctx);
+    return EarlyForward.read(
+        ctx.req().getInputStream(),
+        (int) length,
+        raw -> {
+          ParsedBody last = chains.latestBeginningLike(tenant, raw);
+          return last == null || !last.rewritten;
+        },
+        client,
+        uri,
+        headers);
   }
 
-  private void forwardUnchanged(Context ctx, Target t, String suffix, byte[] raw, String reason)
+  private void forwardUnchanged(
+      Context ctx, Target t, EarlyForward body, URI uri, List<String[]> headers, String reason)
       throws IOException {
     Headers h = new Headers("passthrough", null, -1, -1);
     h.reason = reason;
     h.upstream = t.name();
-    try (UpstreamClient.Answer a =
-        client.send("POST", uri(ctx, t, suffix), forwardHeaders(ctx, t), raw)) {
+    try (UpstreamClient.Answer a = body.send(client, uri, headers, body.raw)) {
       relay(ctx, a, h, null, null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -432,6 +456,7 @@ public final class ProxyRoutes {
     ParsedBody parsed = ParsedBody.parse(raw, chains.earlier(tenant, raw));
     JsonNode body = parsed.root;
     Plan p = new Plan();
+    p.parsed = parsed;
     p.api = api;
     p.body = body;
     if (body != null && body.isObject()) {

@@ -1,6 +1,7 @@
 package dev.compactor.server.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -105,5 +106,48 @@ class UpstreamClientTest {
     new UpstreamClient.BytesPublisher(new byte[10]).subscribe(bad);
     assertThat(bad.signals).hasSize(2);
     assertThat(bad.signals.get(1)).startsWith("error a subscriber requested 0 slices");
+  }
+
+  @Test
+  void aHeldBodyHandsOutWhatHasArrivedButItsLastByteUntilReleased() {
+    byte[] body = new byte[2 * UpstreamClient.BytesPublisher.SLICE + 10];
+    new Random(7).nextBytes(body);
+    UpstreamClient.HeldBody held = new UpstreamClient.HeldBody(body);
+    Recorder r = new Recorder(Long.MAX_VALUE);
+    held.subscribe(r);
+    assertThat(r.signals).containsExactly("subscribe");
+    held.received(1000);
+    assertThat(r.got.size()).isEqualTo(1000);
+    held.received(body.length); // all there, but the last byte waits for the decision
+    assertThat(r.got.size()).isEqualTo(body.length - 1);
+    assertThat(r.signals).doesNotContain("complete");
+    // a retry's subscription starts again from the first byte, and is held back the same
+    Recorder again = new Recorder(1);
+    held.subscribe(again);
+    assertThat(again.got.size()).isEqualTo(body.length - 1);
+    held.release();
+    assertThat(r.got.toByteArray()).isEqualTo(body);
+    assertThat(r.signals.get(r.signals.size() - 1)).isEqualTo("complete");
+    assertThat(again.got.toByteArray()).isEqualTo(body);
+    assertThat(again.signals.get(again.signals.size() - 1)).isEqualTo("complete");
+    held.abort("too late"); // released: nothing changes
+    assertThat(r.signals).noneMatch(x -> x.startsWith("error"));
+  }
+
+  @Test
+  void anAbortedHeldBodyEndsInAnErrorAndNeverItsLastByte() {
+    byte[] body = new byte[5000];
+    UpstreamClient.HeldBody held = new UpstreamClient.HeldBody(body);
+    Recorder r = new Recorder(Long.MAX_VALUE);
+    held.subscribe(r);
+    held.received(body.length);
+    held.abort("the proxy sends another body");
+    assertThat(r.got.size()).isEqualTo(body.length - 1);
+    assertThat(r.signals)
+        .containsExactly("subscribe", "next", "error the proxy sends another body");
+    assertThatThrownBy(held::release).isInstanceOf(IllegalStateException.class);
+    assertThat(r.signals).hasSize(3);
+    assertThatThrownBy(() -> new UpstreamClient.HeldBody(body).release())
+        .hasMessage("released after 0 of 5000 bytes");
   }
 }
