@@ -5,24 +5,26 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
 /**
- * A request body read from the client while it is already being sent upstream, so that the two hops
- * overlap instead of following each other: for a long conversation the client's hundreds of
+ * A request body read from the client while it is already being written upstream, so that the two
+ * hops overlap instead of following each other: for a long conversation the client's hundreds of
  * kilobytes reach the provider about when they have reached the proxy.
  *
- * <p>Safe by construction: the upstream gets every byte but the last while the body arrives ({@link
- * UpstreamClient.HeldBody}), and the last only when the proxy, having read and planned the whole
- * request, sends it as it stands ({@link #send}); when the plan sends something else (a compacted
- * or stored view) the early request is withdrawn before it is complete (its connection closed, so
- * the upstream never has a whole request to act on) and the planned body is sent as a request of
- * its own. The client's headers go out with the early request, as they would with the planned one.
+ * <p>Safe by construction: the upstream is written every byte but the last while the body arrives,
+ * and the last only when the proxy, having read and planned the whole request, sends it as it
+ * stands ({@link #send}); until then the upstream has no whole request to act on. When the plan
+ * sends something else (a compacted or stored view), the early request is withdrawn, its connection
+ * closed before the body is whole, and the planned body is sent as a request of its own. The
+ * client's headers go out with the early request, as they would with the planned one. A failure of
+ * the early request (the upstream closed it, a kept connection gone stale) only withdraws it: the
+ * body is then sent once planned, as without it.
  *
  * <p>Used only where it pays: a body of at least {@link #MIN_BYTES} with a {@code Content-Length},
  * and not for the next turn of a conversation whose last request was rewritten (a stored view is
- * sent from then on), as far as {@code worthIt} can tell from the first 4 KB.
+ * sent from then on), as far as {@code worthIt} can tell from the first 4 KB. Not thread-safe: the
+ * request's own thread reads, writes and sends.
  */
 final class EarlyForward {
   /** The smallest body sent while it arrives: below it there is little to overlap. */
@@ -34,25 +36,22 @@ final class EarlyForward {
   /** The body as read, whole. */
   final byte[] raw;
 
-  private final UpstreamClient.HeldBody held; // null: nothing was sent early
-  private final CompletableFuture<UpstreamClient.Answer> answer;
+  private UpstreamClient.Outgoing early; // null: nothing sent early, or withdrawn
+  private int written; // bytes of raw written to early
 
-  private EarlyForward(
-      byte[] raw, UpstreamClient.HeldBody held, CompletableFuture<UpstreamClient.Answer> answer) {
+  private EarlyForward(byte[] raw) {
     this.raw = raw;
-    this.held = held;
-    this.answer = answer;
   }
 
   /** A body read whole before anything is sent (no early request). */
   static EarlyForward whole(byte[] raw) {
-    return new EarlyForward(raw, null, null);
+    return new EarlyForward(raw);
   }
 
   /**
-   * Reads a body of {@code length} bytes from {@code in}, starting the upstream request once {@link
+   * Reads a body of {@code length} bytes from {@code in}, opening the upstream request once {@link
    * #DECIDE_AT} bytes are in when {@code length} is at least {@link #MIN_BYTES} and {@code worthIt}
-   * says so of the bytes read.
+   * says so of the bytes read, and writing it all but its last byte as it arrives.
    *
    * @throws IOException when the client's body cannot be read or ends before {@code length} bytes
    *     (the early request is withdrawn)
@@ -65,49 +64,50 @@ final class EarlyForward {
       URI uri,
       List<String[]> headers)
       throws IOException {
-    byte[] raw = new byte[length];
+    EarlyForward f = new EarlyForward(new byte[length]);
     boolean decided = length < MIN_BYTES;
-    UpstreamClient.HeldBody held = null;
-    CompletableFuture<UpstreamClient.Answer> answer = null;
     int pos = 0;
     try {
       while (pos < length) {
-        int n = in.read(raw, pos, length - pos);
+        int n = in.read(f.raw, pos, length - pos);
         if (n < 0) {
-          break;
+          throw new EOFException(
+              "the client's body ended after " + pos + " of its " + length + " bytes");
         }
         pos += n;
         if (!decided && pos >= DECIDE_AT) {
           decided = true;
-          if (worthIt.test(raw)) {
-            held = new UpstreamClient.HeldBody(raw);
-            answer = client.start("POST", uri, headers, held);
+          if (worthIt.test(f.raw)) {
+            f.open(client, uri, headers);
           }
         }
-        if (held != null) {
-          held.received(pos);
-        }
+        f.writeUpTo(Math.min(pos, length - 1));
       }
     } catch (IOException | RuntimeException e) {
-      if (held != null) {
-        held.abort("the client's body could not be read");
-      }
+      f.withdraw(); // the client went away mid-body: nothing of it is sent on
       throw e;
     }
-    if (pos < length) {
-      // the client went away mid-body: nothing of it is sent on
-      if (held != null) {
-        held.abort("the client's body ended early");
-      }
-      throw new EOFException(
-          "the client's body ended after " + pos + " of its " + length + " bytes");
-    }
-    return new EarlyForward(raw, held, answer);
+    return f;
   }
 
-  /** Whether an upstream request was started while the body arrived (and not yet withdrawn). */
-  boolean started() {
-    return held != null;
+  private void open(UpstreamClient client, URI uri, List<String[]> headers) {
+    try {
+      early = client.open("POST", uri, headers, raw.length);
+    } catch (IOException e) {
+      early = null; // sent once planned instead
+    }
+  }
+
+  private void writeUpTo(int end) {
+    if (early == null || end <= written) {
+      return;
+    }
+    try {
+      early.write(raw, written, end - written);
+      written = end;
+    } catch (IOException e) {
+      withdraw(); // sent once planned instead
+    }
   }
 
   /**
@@ -116,19 +116,28 @@ final class EarlyForward {
    * (if any) is withdrawn and {@code body} is sent anew.
    */
   UpstreamClient.Answer send(UpstreamClient client, URI uri, List<String[]> headers, byte[] body)
-      throws IOException, InterruptedException {
-    if (held != null && body == raw) {
-      held.release();
-      return UpstreamClient.await(answer);
+      throws IOException {
+    if (early != null && body == raw) {
+      writeUpTo(raw.length); // on failure, withdrawn: sent anew below
+      if (early != null) {
+        UpstreamClient.Outgoing o = early;
+        early = null;
+        try {
+          return o.finish();
+        } catch (UpstreamClient.Stale e) {
+          // a kept connection the upstream had closed: sent again on a new one, below
+        }
+      }
     }
-    withdraw("the proxy sends another body");
+    withdraw();
     return client.send("POST", uri, headers, body);
   }
 
-  /** Withdraws the early request, if any and not yet released. */
-  void withdraw(String why) {
-    if (held != null && !held.released()) {
-      held.abort(why);
+  /** Withdraws the early request, if any and not yet sent whole. */
+  void withdraw() {
+    if (early != null) {
+      early.abort();
+      early = null;
     }
   }
 }

@@ -276,9 +276,6 @@ public final class ProxyRoutes {
     try (UpstreamClient.Answer a =
         client.send(ctx.method().name(), uri(ctx, t, suffix), forwardHeaders(ctx, t), body)) {
       relay(ctx, a, h, null, null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      upstreamUnreachable(ctx, t, e);
     } catch (IOException e) {
       upstreamUnreachable(ctx, t, e);
     }
@@ -364,7 +361,7 @@ public final class ProxyRoutes {
     try {
       compacting(ctx, api, t, uri, headers, body);
     } finally {
-      body.withdraw("the proxy did not send it"); // when anything failed before it was sent
+      body.withdraw(); // when anything failed before it was sent
     }
   }
 
@@ -388,10 +385,6 @@ public final class ProxyRoutes {
     UpstreamClient.Answer first;
     try {
       first = body.send(client, uri, headers, plan.send);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      upstreamUnreachable(ctx, t, e);
-      return;
     } catch (IOException e) {
       upstreamUnreachable(ctx, t, e);
       return;
@@ -443,9 +436,6 @@ public final class ProxyRoutes {
     h.upstream = t.name();
     try (UpstreamClient.Answer a = body.send(client, uri, headers, body.raw)) {
       relay(ctx, a, h, null, null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      upstreamUnreachable(ctx, t, e);
     } catch (IOException e) {
       upstreamUnreachable(ctx, t, e);
     }
@@ -831,9 +821,6 @@ public final class ProxyRoutes {
             a = client.send("POST", uri, headers, bytes(plan.api.body(plan.body, items)));
           } catch (IOException e) {
             throw new IllegalStateException("the upstream could not be reached: " + e, e);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
           }
           if (a.ok()) {
             answered.set(a);

@@ -1,31 +1,51 @@
 package dev.compactor.server.proxy;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Flow;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
- * Sends one request to an upstream with the JDK's HTTP client (HTTP/1.1, no redirects followed) and
- * hands back the open response: status, headers and the body as a stream, so a streamed answer can
- * be relayed as it arrives. Thread-safe.
+ * Sends requests to an upstream over HTTP/1.1 (plain or TLS), on the calling thread: the request is
+ * written to a socket and the answer read from it, with keep-alive connections kept per origin. No
+ * redirects are followed. The answer comes back open (status, headers, the body as a stream), so a
+ * streamed answer is relayed as it arrives; a request can also be written while its body still
+ * arrives ({@link #open}), and withdrawn before it is whole.
+ *
+ * <p>Why not the JDK's {@code HttpClient}: it does its input and output on a selector thread and
+ * completes every exchange on another, so a call crosses threads several times each way; on a
+ * machine of two cores those hand-offs were most of what the proxy added to an answer's first byte,
+ * and a good part of its CPU per call. Here the request's own thread writes and reads.
+ *
+ * <p>What it speaks: a request line with the URI's path and query, {@code Host}, the given headers
+ * (already filtered of hop-by-hop ones), {@code Content-Length} when there is a body; an answer
+ * framed by {@code Content-Length}, {@code chunked} transfer coding, or the end of the connection;
+ * interim 1xx answers skipped. A connection is kept for the next request when the answer is
+ * HTTP/1.1, framed, not {@code Connection: close}, and read to its end. A kept connection the
+ * upstream has closed meanwhile shows as no answer at all: that request is sent once more on a new
+ * connection ({@link Stale}). Thread-safe.
  */
 final class UpstreamClient {
   /** Headers that belong to one connection (RFC 9110 §7.6.1) or that the client sets itself. */
@@ -45,28 +65,42 @@ final class UpstreamClient {
           "expect",
           "http2-settings");
 
-  private final HttpClient http;
-  private final Duration timeout;
+  /** Idle connections kept per origin, at most. */
+  static final int MAX_IDLE_PER_ORIGIN = 64;
 
-  /** Runs the sends of requests {@link #start started} before their body is whole. */
-  private final ExecutorService senders =
-      Executors.newCachedThreadPool(
-          r -> {
-            Thread t = new Thread(r, "compactor-proxy-upstream-" + SENDERS.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-          });
+  /** How long an idle connection is kept: well under the keep-alive timeouts servers use. */
+  static final Duration MAX_IDLE = Duration.ofSeconds(20);
 
-  private static final AtomicInteger SENDERS = new AtomicInteger();
+  /** The longest status line or header line read, and the most header lines. */
+  private static final int MAX_LINE = 64 * 1024;
 
+  private static final int MAX_HEADERS = 500;
+
+  private final int connectMillis;
+  private final int readMillis;
+  private final SSLSocketFactory tls;
+  private final Map<String, Deque<Connection>> idle = new ConcurrentHashMap<>();
+
+  /**
+   * @param connectTimeout how long a connection may take to open
+   * @param timeout how long the upstream may stay silent while its answer is awaited or read
+   */
   UpstreamClient(Duration connectTimeout, Duration timeout) {
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(connectTimeout)
-            .build();
-    this.timeout = timeout;
+    this(connectTimeout, timeout, (SSLSocketFactory) SSLSocketFactory.getDefault());
+  }
+
+  /** As above, with the TLS sockets of {@code tls} (a test's own trust). */
+  UpstreamClient(Duration connectTimeout, Duration timeout, SSLSocketFactory tls) {
+    this.connectMillis = millis(connectTimeout, "connect timeout");
+    this.readMillis = millis(timeout, "timeout");
+    this.tls = tls;
+  }
+
+  private static int millis(Duration d, String what) {
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("the upstream " + what + " must be positive, got " + d);
+    }
+    return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
   }
 
   /** An open upstream response; {@link #close()} releases the connection. */
@@ -77,13 +111,10 @@ final class UpstreamClient {
     }
 
     boolean eventStream() {
-      return headers.entrySet().stream()
-          .anyMatch(
-              e ->
-                  e.getKey().equalsIgnoreCase("content-type")
-                      && e.getValue().stream()
-                          .anyMatch(
-                              v -> v.toLowerCase(Locale.ROOT).startsWith("text/event-stream")));
+      List<String> types = headers.get("content-type");
+      return types != null
+          && types.stream()
+              .anyMatch(v -> v.toLowerCase(Locale.ROOT).startsWith("text/event-stream"));
     }
 
     byte[] readAll() throws IOException {
@@ -103,272 +134,579 @@ final class UpstreamClient {
   }
 
   /**
-   * Sends the request.
+   * A kept connection the upstream had closed: nothing of an answer came. The request may be sent
+   * again on a new connection (it never reached the upstream whole, or was never answered).
+   */
+  static final class Stale extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Stale(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * Sends the request and returns the answer once its head is read.
    *
    * @param headers name → values, already filtered (no hop-by-hop headers)
    * @param body the body, or null for none
    * @throws IOException when the upstream cannot be reached or does not answer in time
    */
-  Answer send(String method, URI uri, List<String[]> headers, byte[] body)
-      throws IOException, InterruptedException {
-    return send(method, uri, headers, body == null ? null : new BytesPublisher(body));
-  }
-
-  private Answer send(String method, URI uri, List<String[]> headers, BytesPublisher body)
-      throws IOException, InterruptedException {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(uri)
-            .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : body);
-    for (String[] h : headers) {
-      b.header(h[0], h[1]);
+  Answer send(String method, URI uri, List<String[]> headers, byte[] body) throws IOException {
+    long length = body == null ? -1 : body.length;
+    for (int attempt = 0; ; attempt++) {
+      try {
+        Outgoing o = open(method, uri, headers, length, attempt == 0);
+        if (body != null) {
+          o.write(body, 0, body.length);
+        }
+        return o.finish();
+      } catch (Stale e) {
+        if (attempt > 0) {
+          throw e;
+        }
+      }
     }
-    // send, not sendAsync with a wait here: sendAsync hands every answer on to CompletableFuture's
-    // default pool, which on a machine of one or two cores (a common pool of parallelism 1) starts
-    // a new thread for each task; that cost a streamed answer's first byte about 0.5 ms per call.
-    // The timeout covers the wait for the answer's head, as before.
-    HttpResponse<InputStream> r =
-        http.send(b.timeout(timeout).build(), HttpResponse.BodyHandlers.ofInputStream());
-    return new Answer(r.statusCode(), r.headers().map(), r.body());
   }
 
   /**
-   * Starts sending a request whose body is still arriving ({@link HeldBody}): the upstream gets the
-   * head and the bytes as they come, all but the last, which it gets only on {@link
-   * HeldBody#release()}; so it cannot act on the request before the proxy has decided to send it as
-   * it stands. {@link HeldBody#abort} withdraws it: the connection is closed before the body is
-   * complete, and an answer that came anyway is closed unread. The send runs on a thread of this
-   * client's own (a blocking {@code send}; see above why not {@code sendAsync}).
+   * Opens a request and writes its head: the caller writes exactly {@code length} bytes of body
+   * ({@link Outgoing#write}), then reads the answer ({@link Outgoing#finish}), or withdraws it
+   * ({@link Outgoing#abort}).
+   *
+   * @param length the body's length, or -1 for no body
    */
-  CompletableFuture<Answer> start(String method, URI uri, List<String[]> headers, HeldBody body) {
-    CompletableFuture<Answer> answer = new CompletableFuture<>();
-    senders.execute(
-        () -> {
-          try {
-            answer.complete(send(method, uri, headers, body));
-          } catch (IOException | InterruptedException | RuntimeException e) {
-            answer.completeExceptionally(e);
-          }
-        });
-    body.whenAborted(() -> answer.thenAccept(Answer::close));
-    return answer;
+  Outgoing open(String method, URI uri, List<String[]> headers, long length) throws IOException {
+    return open(method, uri, headers, length, true);
   }
 
-  /**
-   * The answer of a request {@link #start started} and released: its upstream's answer, or the
-   * exception {@link #send} would have thrown.
-   */
-  static Answer await(CompletableFuture<Answer> answer) throws IOException, InterruptedException {
+  private Outgoing open(
+      String method, URI uri, List<String[]> headers, long length, boolean mayReuse)
+      throws IOException {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new IOException("the upstream URL " + uri + " is not http:// or https://");
+    }
+    String host = uri.getHost();
+    if (host == null) {
+      throw new IOException("the upstream URL " + uri + " names no host");
+    }
+    boolean secure = scheme.equals("https");
+    int port = uri.getPort() >= 0 ? uri.getPort() : secure ? 443 : 80;
+    String origin = scheme + "://" + host + ":" + port;
+    Connection c = mayReuse ? take(origin) : null;
+    if (c == null) {
+      c = connect(origin, host, port, secure);
+    }
+    Outgoing o = new Outgoing(c, method, length);
     try {
-      return answer.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof InterruptedException ie) {
-        throw ie;
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IOException(cause);
+      o.head(uri, host, port, secure, headers);
+    } catch (IOException | RuntimeException e) {
+      o.abort();
+      throw e;
     }
+    return o;
   }
 
-  /**
-   * A request body sent from the array as it is, in slices of it: the JDK's {@code
-   * BodyPublishers.ofByteArray} copies the whole body into new 16 KB buffers first, for a long
-   * conversation hundreds of kilobytes per request. The array must not change while it is sent.
-   */
-  static class BytesPublisher implements HttpRequest.BodyPublisher {
-    /** Bytes per slice handed to the client. */
-    static final int SLICE = 64 * 1024;
-
-    final byte[] body;
-
-    BytesPublisher(byte[] body) {
-      this.body = Objects.requireNonNull(body, "body");
-    }
-
-    @Override
-    public long contentLength() {
-      return body.length;
-    }
-
-    @Override
-    public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
-      Slices s = new Slices(this, subscriber);
-      subscribed(s);
-      subscriber.onSubscribe(s);
-    }
-
-    /** Bytes that may be handed out now, from the first. */
-    int limit() {
-      return body.length;
-    }
-
-    /** Why the body is withdrawn, or null. */
-    IOException failure() {
+  private Connection take(String origin) {
+    Deque<Connection> d = idle.get(origin);
+    if (d == null) {
       return null;
     }
-
-    /** A new subscription (the client subscribes again for a retry). */
-    void subscribed(Slices s) {}
+    Connection c;
+    long now = System.nanoTime();
+    while ((c = d.pollFirst()) != null) {
+      if (now - c.idleSince < MAX_IDLE.toNanos() && c.usable()) {
+        c.reused = true;
+        return c;
+      }
+      c.close();
+    }
+    return null;
   }
 
-  /**
-   * A body read into its array while it is sent: {@link #received} says how much of the array is
-   * filled; all of it but the last byte may go out before {@link #release()}, so that the upstream
-   * holds an incomplete request until the proxy has decided; {@link #abort} withdraws it (the
-   * client fails the request and closes its connection). Each subscription starts from the first
-   * byte, as for {@link BytesPublisher}.
-   */
-  static final class HeldBody extends BytesPublisher {
-    private final List<Slices> subscriptions = new CopyOnWriteArrayList<>();
-    private final List<Runnable> onAbort = new CopyOnWriteArrayList<>();
-    private volatile int received;
-    private volatile boolean released;
-    private volatile IOException failure;
+  private void keep(Connection c) {
+    Deque<Connection> d = idle.computeIfAbsent(c.origin, o -> new ConcurrentLinkedDeque<>());
+    c.idleSince = System.nanoTime();
+    if (d.size() >= MAX_IDLE_PER_ORIGIN) {
+      c.close();
+      return;
+    }
+    d.offerFirst(c);
+  }
 
-    /** The array the body is being read into, of the body's whole length (at least one byte). */
-    HeldBody(byte[] body) {
-      super(body);
-      if (body.length == 0) {
-        throw new IllegalArgumentException("a held body has at least one byte");
+  private Connection connect(String origin, String host, int port, boolean secure)
+      throws IOException {
+    Socket s = new Socket();
+    try {
+      s.setTcpNoDelay(true);
+      s.connect(new InetSocketAddress(unbracketed(host), port), connectMillis);
+      s.setSoTimeout(readMillis);
+      if (secure) {
+        SSLSocket t = (SSLSocket) tls.createSocket(s, host, port, true);
+        SSLParameters p = t.getSSLParameters();
+        p.setEndpointIdentificationAlgorithm("HTTPS");
+        p.setApplicationProtocols(new String[] {"http/1.1"});
+        t.setSSLParameters(p);
+        t.startHandshake();
+        s = t;
+      }
+      return new Connection(origin, s);
+    } catch (IOException | RuntimeException e) {
+      try {
+        s.close();
+      } catch (IOException ignored) {
+        // closing what did not open
+      }
+      throw e;
+    }
+  }
+
+  /** An IPv6 literal as a URI writes it ({@code [::1]}), as an address is looked up. */
+  private static String unbracketed(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+  }
+
+  /** One connection to an origin. */
+  private static final class Connection {
+    final String origin;
+    final Socket socket;
+    final BufferedInputStream in;
+    final OutputStream out;
+    boolean reused;
+    long idleSince;
+
+    Connection(String origin, Socket socket) throws IOException {
+      this.origin = origin;
+      this.socket = socket;
+      this.in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+      this.out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
+    }
+
+    /** Open, with nothing unread waiting (an idle connection has nothing to say). */
+    boolean usable() {
+      try {
+        return !socket.isClosed() && in.available() == 0;
+      } catch (IOException e) {
+        return false;
       }
     }
 
-    /** The array is filled up to {@code n} bytes. */
-    void received(int n) {
-      if (n < received || n > body.length) {
-        throw new IllegalArgumentException(
-            "received " + n + " of " + body.length + " bytes after " + received);
+    void close() {
+      try {
+        socket.close();
+      } catch (IOException e) {
+        // gone already
       }
-      received = n;
-      drainAll();
+    }
+  }
+
+  /** A request being written: its head is out, its body goes out as written. */
+  final class Outgoing {
+    private final Connection c;
+    private final String method;
+    private final long length;
+    private long written;
+    private boolean done;
+
+    private Outgoing(Connection c, String method, long length) {
+      this.c = c;
+      this.method = method;
+      this.length = length;
     }
 
-    /** The body is whole and goes out as it stands: its last byte is handed out now. */
-    void release() {
-      if (failure != null) {
-        throw new IllegalStateException("released after it was withdrawn: " + failure.getMessage());
+    private void head(URI uri, String host, int port, boolean secure, List<String[]> headers)
+        throws IOException {
+      StringBuilder h = new StringBuilder(512);
+      String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+      h.append(token(method, "method")).append(' ').append(path);
+      if (uri.getRawQuery() != null) {
+        h.append('?').append(uri.getRawQuery());
       }
-      if (received != body.length) {
+      h.append(" HTTP/1.1\r\nHost: ").append(host);
+      if (port != (secure ? 443 : 80)) {
+        h.append(':').append(port);
+      }
+      h.append("\r\n");
+      for (String[] header : headers) {
+        h.append(token(header[0], "header name"))
+            .append(": ")
+            .append(value(header[0], header[1]))
+            .append("\r\n");
+      }
+      if (length >= 0) {
+        h.append("Content-Length: ").append(length).append("\r\n");
+      }
+      h.append("\r\n");
+      write(h.toString().getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private void write(byte[] head) throws IOException {
+      try {
+        c.out.write(head);
+      } catch (IOException e) {
+        throw failed(e);
+      }
+    }
+
+    /** Writes body bytes; at most the length given to {@link #open} in all. */
+    void write(byte[] b, int off, int len) throws IOException {
+      if (written + len > Math.max(0, length)) {
         throw new IllegalStateException(
-            "released after " + received + " of " + body.length + " bytes");
+            "a body of " + length + " bytes given " + (written + len) + " bytes");
       }
-      released = true;
-      drainAll();
-    }
-
-    /** Withdraws the request, saying why: the upstream never gets its last byte. */
-    void abort(String why) {
-      if (released || failure != null) {
-        return;
+      try {
+        c.out.write(b, off, len);
+      } catch (IOException e) {
+        throw failed(e);
       }
-      failure = new IOException(why);
-      drainAll();
-      onAbort.forEach(Runnable::run);
+      written += len;
     }
 
-    boolean released() {
-      return released;
-    }
-
-    private void whenAborted(Runnable r) {
-      onAbort.add(r);
-      if (failure != null) {
-        r.run();
+    /** Sends what is written and reads the answer's head. */
+    Answer finish() throws IOException {
+      if (written != Math.max(0, length)) {
+        throw new IllegalStateException(
+            "a body of " + length + " bytes finished after " + written + " bytes");
       }
-    }
-
-    @Override
-    int limit() {
-      return released ? body.length : Math.min(received, body.length - 1);
-    }
-
-    @Override
-    IOException failure() {
-      return failure;
-    }
-
-    @Override
-    void subscribed(Slices s) {
-      subscriptions.add(s);
-    }
-
-    private void drainAll() {
-      for (Slices s : subscriptions) {
-        s.drain();
+      done = true;
+      try {
+        c.out.flush();
+        return read();
+      } catch (IOException e) {
+        throw failed(e);
+      } catch (RuntimeException e) {
+        c.close();
+        throw e;
       }
     }
-  }
 
-  /**
-   * One subscription: the slices from the first, as many as requested and as far as the publisher's
-   * {@link BytesPublisher#limit}, then completion (or the publisher's failure).
-   */
-  private static final class Slices implements Flow.Subscription {
-    private final BytesPublisher publisher;
-    private final Flow.Subscriber<? super ByteBuffer> subscriber;
-    private final AtomicLong demand = new AtomicLong();
-    private final AtomicInteger draining = new AtomicInteger();
-    private volatile boolean done;
-    private int next; // the offset of the next slice; only the draining thread touches it
-
-    Slices(BytesPublisher publisher, Flow.Subscriber<? super ByteBuffer> subscriber) {
-      this.publisher = publisher;
-      this.subscriber = subscriber;
-    }
-
-    @Override
-    public void request(long n) {
-      if (done) {
-        return;
-      }
-      if (n <= 0) {
-        done = true;
-        subscriber.onError(
-            new IllegalArgumentException("a subscriber requested " + n + " slices (§3.9)"));
-        return;
-      }
-      demand.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
-      drain();
+    /** Withdraws the request: the connection is closed before the upstream has it whole. */
+    void abort() {
+      done = true;
+      c.close();
     }
 
     /**
-     * Hands out what is requested and may go; a request or more bytes meanwhile (from onNext, or
-     * from the thread reading the body) loops here once more.
+     * Closes the connection after a failure; one on a kept connection before any of an answer is
+     * read is {@link Stale}.
      */
-    void drain() {
-      if (draining.getAndIncrement() != 0) {
-        return;
+    private IOException failed(IOException e) {
+      c.close();
+      if (e instanceof Stale || e instanceof AnswerError || !c.reused) {
+        return e;
       }
-      byte[] body = publisher.body;
-      do {
-        IOException failure = publisher.failure();
-        if (!done && failure != null) {
-          done = true;
-          subscriber.onError(failure);
+      return new Stale("a kept connection to " + c.origin + " was closed", e);
+    }
+
+    private Answer read() throws IOException {
+      while (true) {
+        String status = line(c.in, true);
+        if (status == null) {
+          throw new EOFException("the upstream " + c.origin + " closed without answering");
         }
-        int limit = publisher.limit();
-        while (!done && next < limit && demand.get() > 0) {
-          int len = Math.min(BytesPublisher.SLICE, limit - next);
-          ByteBuffer slice = ByteBuffer.wrap(body, next, len).slice();
-          next += len;
-          demand.decrementAndGet();
-          subscriber.onNext(slice);
+        int code = statusCode(status);
+        Map<String, List<String>> headers = headers();
+        if (code >= 100 && code < 200 && code != 101) {
+          continue; // an interim answer (100 Continue, 103 Early Hints)
         }
-        if (!done && next >= body.length) {
-          done = true;
-          subscriber.onComplete();
+        boolean http11 = status.startsWith("HTTP/1.1");
+        boolean close =
+            !http11 || has(headers, "connection", "close") || has(headers, "connection", "upgrade");
+        InputStream body;
+        if (method.equals("HEAD") || code == 204 || code == 304) {
+          body = new Framed(c, 0, -1, close);
+        } else if (has(headers, "transfer-encoding", "chunked")) {
+          body = new Framed(c, -1, -1, close);
+        } else if (headers.containsKey("content-length")) {
+          body = new Framed(c, contentLength(headers), -1, close);
+        } else {
+          body = new Framed(c, -1, 0, true); // to the end of the connection
         }
-      } while (draining.decrementAndGet() != 0);
+        return new Answer(code, Collections.unmodifiableMap(headers), body);
+      }
+    }
+
+    private Map<String, List<String>> headers() throws IOException {
+      Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      for (int n = 0; ; n++) {
+        String l = line(c.in, false);
+        if (l == null) {
+          throw new AnswerError("the upstream " + c.origin + " closed within an answer's head");
+        }
+        if (l.isEmpty()) {
+          return headers;
+        }
+        int colon = l.indexOf(':');
+        if (colon <= 0 || n >= MAX_HEADERS) {
+          throw new AnswerError("the upstream " + c.origin + " sent a malformed header line");
+        }
+        headers
+            .computeIfAbsent(l.substring(0, colon).trim(), k -> new ArrayList<>(1))
+            .add(l.substring(colon + 1).trim());
+      }
+    }
+
+    private int statusCode(String status) throws AnswerError {
+      if (!status.startsWith("HTTP/1.") || status.length() < 12 || status.charAt(8) != ' ') {
+        throw new AnswerError(
+            "the upstream " + c.origin + " answered with no HTTP/1.x status line");
+      }
+      try {
+        return Integer.parseInt(status.substring(9, 12));
+      } catch (NumberFormatException e) {
+        throw new AnswerError("the upstream " + c.origin + " sent a status that is no number");
+      }
+    }
+
+    private long contentLength(Map<String, List<String>> headers) throws AnswerError {
+      long n = -1;
+      for (String v : headers.get("content-length")) {
+        for (String part : v.split(",")) {
+          long m;
+          try {
+            m = Long.parseLong(part.trim());
+          } catch (NumberFormatException e) {
+            m = -1;
+          }
+          if (m < 0 || (n >= 0 && m != n)) {
+            throw new AnswerError("the upstream " + c.origin + " sent a bad Content-Length");
+          }
+          n = m;
+        }
+      }
+      return n;
+    }
+  }
+
+  /** An answer that is not HTTP as this client reads it (never a stale connection). */
+  static final class AnswerError extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    AnswerError(String message) {
+      super(message);
+    }
+  }
+
+  private static boolean has(Map<String, List<String>> headers, String name, String token) {
+    List<String> values = headers.get(name);
+    if (values == null) {
+      return false;
+    }
+    for (String v : values) {
+      for (String part : v.split(",")) {
+        if (part.trim().equalsIgnoreCase(token)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** A method or header name: an RFC 9110 token. */
+  private static String token(String s, String what) throws IOException {
+    if (s.isEmpty()) {
+      throw new IOException("an empty " + what + " cannot be sent upstream");
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (ch <= ' ' || ch >= 0x7f || "\"(),/:;<=>?@[\\]{}".indexOf(ch) >= 0) {
+        throw new IOException("the " + what + " \"" + s + "\" cannot be sent upstream");
+      }
+    }
+    return s;
+  }
+
+  /** A header value: no line breaks or other control characters but tab. */
+  private static String value(String name, String v) throws IOException {
+    for (int i = 0; i < v.length(); i++) {
+      char ch = v.charAt(i);
+      if ((ch < ' ' && ch != '\t') || ch == 0x7f || ch > 0xff) {
+        throw new IOException(
+            "the value of the header " + name + " has a character that cannot be sent upstream");
+      }
+    }
+    return v;
+  }
+
+  /**
+   * A line ending in CRLF (or LF), without it; null at the end of the stream before any byte.
+   *
+   * @param first whether this is an answer's first line: a reset before any byte is then the end
+   */
+  private static String line(InputStream in, boolean first) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream(64);
+    while (true) {
+      int ch;
+      try {
+        ch = in.read();
+      } catch (SocketException e) {
+        if (first && b.size() == 0) {
+          return null; // reset by the upstream before it answered
+        }
+        throw e;
+      }
+      if (ch < 0) {
+        if (b.size() == 0) {
+          return null;
+        }
+        throw new AnswerError("the upstream ended a line without its end");
+      }
+      if (ch == '\n') {
+        byte[] a = b.toByteArray();
+        int n = a.length > 0 && a[a.length - 1] == '\r' ? a.length - 1 : a.length;
+        return new String(a, 0, n, StandardCharsets.ISO_8859_1);
+      }
+      if (b.size() >= MAX_LINE) {
+        throw new AnswerError("the upstream sent a line longer than " + MAX_LINE + " bytes");
+      }
+      b.write(ch);
+    }
+  }
+
+  /**
+   * An answer's body as framed: {@code remaining} bytes (a {@code Content-Length}), chunks ({@code
+   * remaining} -1), or to the end of the connection ({@code untilClose} 0). At its end the
+   * connection is kept for another request, unless {@code close}.
+   */
+  private final class Framed extends InputStream {
+    private final Connection c;
+    private final boolean chunked;
+    private final boolean untilClose;
+    private final boolean close;
+    private long remaining; // of the body (Content-Length) or of the current chunk
+    private boolean ended;
+    private boolean released;
+
+    Framed(Connection c, long length, int untilClose, boolean close) {
+      this.c = c;
+      this.untilClose = untilClose == 0;
+      this.chunked = length < 0 && !this.untilClose;
+      this.remaining = this.chunked ? 0 : length;
+      this.close = close;
+      if (!this.chunked && !this.untilClose && length == 0) {
+        end();
+      }
     }
 
     @Override
-    public void cancel() {
-      done = true;
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      int n = read(one, 0, 1);
+      return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (ended) {
+        return -1;
+      }
+      if (released) {
+        throw new IOException("the answer's body is closed");
+      }
+      if (len == 0) {
+        return 0;
+      }
+      if (untilClose) {
+        int n = c.in.read(b, off, len);
+        if (n < 0) {
+          end();
+        }
+        return n;
+      }
+      if (chunked && remaining == 0 && !nextChunk()) {
+        return -1;
+      }
+      int n = c.in.read(b, off, (int) Math.min(len, remaining));
+      if (n < 0) {
+        release(false);
+        throw new EOFException("the upstream " + c.origin + " ended an answer's body early");
+      }
+      remaining -= n;
+      if (remaining == 0) {
+        if (chunked) {
+          crlf();
+        } else {
+          end();
+        }
+      }
+      return n;
+    }
+
+    /** Reads the next chunk's size; false (and the body ended) at the last chunk. */
+    private boolean nextChunk() throws IOException {
+      String size = line(c.in, false);
+      if (size == null) {
+        release(false);
+        throw new EOFException("the upstream " + c.origin + " ended a chunked body early");
+      }
+      int semi = size.indexOf(';');
+      String hex = (semi >= 0 ? size.substring(0, semi) : size).trim();
+      long n;
+      try {
+        n = Long.parseLong(hex, 16);
+      } catch (NumberFormatException e) {
+        n = -1;
+      }
+      if (n < 0) {
+        release(false);
+        throw new AnswerError("the upstream " + c.origin + " sent a bad chunk size");
+      }
+      if (n == 0) {
+        String trailer;
+        do {
+          trailer = line(c.in, false);
+        } while (trailer != null && !trailer.isEmpty());
+        if (trailer == null) {
+          release(false);
+          throw new EOFException("the upstream " + c.origin + " ended a chunked body early");
+        }
+        end();
+        return false;
+      }
+      remaining = n;
+      return true;
+    }
+
+    private void crlf() throws IOException {
+      String l = line(c.in, false);
+      if (l == null || !l.isEmpty()) {
+        release(false);
+        throw new AnswerError("the upstream " + c.origin + " sent a chunk without its end");
+      }
+    }
+
+    @Override
+    public int available() throws IOException {
+      if (ended || released) {
+        return 0;
+      }
+      int a = c.in.available();
+      return untilClose ? a : (int) Math.min(a, remaining);
+    }
+
+    private void end() {
+      ended = true;
+      release(!close && !untilClose);
+    }
+
+    private void release(boolean reusable) {
+      if (released) {
+        return;
+      }
+      released = true;
+      if (reusable) {
+        keep(c);
+      } else {
+        c.close();
+      }
+    }
+
+    @Override
+    public void close() {
+      if (!ended) {
+        release(false); // unread: the connection cannot carry another request
+      }
     }
   }
 }
