@@ -233,6 +233,13 @@ final class UpstreamClient {
       return;
     }
     d.offerFirst(c);
+    // the least recently used go once they are too old to take: their sockets are closed
+    Connection oldest;
+    while ((oldest = d.peekLast()) != null
+        && c.idleSince - oldest.idleSince >= MAX_IDLE.toNanos()
+        && d.removeLastOccurrence(oldest)) {
+      oldest.close();
+    }
   }
 
   private Connection connect(String origin, String host, int port, boolean secure)
