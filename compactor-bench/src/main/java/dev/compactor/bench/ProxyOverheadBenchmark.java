@@ -612,8 +612,10 @@ public final class ProxyOverheadBenchmark {
         String.format(
             Locale.ROOT,
             "%nOf the CPU per call, the JIT compilers' time while the calls ran: direct %.2f ms,"
-                + " proxy %.2f ms (a JVM still compiling the proxy's path; more warm-up rounds"
-                + " lower it: with one client the steady state takes about 300).%n",
+                + " proxy %.2f ms (a JVM still compiling the proxy's path; more warm-up calls"
+                + " lower it: the proxy's steps run once a call, so their final compilation"
+                + " waits for some ten thousand calls, e.g. --turns 32 --warmup-rounds 400 with"
+                + " one client).%n",
             direct.jitMsPerCall(),
             proxy.jitMsPerCall()));
     return sb.toString();

@@ -79,12 +79,9 @@ class EarlyForwardTest {
   @Test
   void aLongBodyReachesTheUpstreamWhileTheClientIsStillSendingIt() throws Exception {
     byte[] body = bytes(longChat("gpt-4.1", 120_000));
+    int first = body.length - 20_000;
     try (Socket client = connect()) {
-      OutputStream out = client.getOutputStream();
-      out.write(head(body.length, "X-Compactor-Budget", "400000"));
-      int first = body.length - 20_000;
-      out.write(body, 0, first);
-      out.flush();
+      OutputStream out = begin(client, body, first);
       // the upstream is sent the bytes before the client has sent the rest
       await(() -> upstream.seen.size() == 1 && upstream.seen.get(0).received() >= 60_000);
       Seen early = upstream.seen.get(0);
@@ -138,10 +135,7 @@ class EarlyForwardTest {
   void aClientThatStopsMidBodyLeavesTheUpstreamNothingWhole() throws Exception {
     byte[] body = bytes(longChat("gpt-4.1", 120_000));
     try (Socket client = connect()) {
-      OutputStream out = client.getOutputStream();
-      out.write(head(body.length, "X-Compactor-Budget", "400000"));
-      out.write(body, 0, 70_000);
-      out.flush();
+      begin(client, body, 70_000);
       await(() -> upstream.seen.size() == 1 && upstream.seen.get(0).received() >= 20_000);
       client.shutdownOutput();
       await(() -> upstream.seen.get(0).ended);
@@ -185,15 +179,7 @@ class EarlyForwardTest {
     ObjectNode body = ProxyContract.chat(model, "system", "You run commands.", "user", "Fix it.");
     ArrayNode messages = body.withArray("messages");
     for (int i = 0; i < calls; i++) {
-      ObjectNode call = messages.addObject().put("role", "assistant");
-      call.putNull("content");
-      call.putArray("tool_calls")
-          .addObject()
-          .put("id", "call_" + i)
-          .put("type", "function")
-          .putObject("function")
-          .put("name", "bash")
-          .put("arguments", "{}");
+      ProxyContract.addBashCall(body, "call_" + i);
       messages
           .addObject()
           .put("role", "tool")
@@ -215,6 +201,15 @@ class EarlyForwardTest {
     Socket s = new Socket(InetAddress.getLoopbackAddress(), u.getPort());
     s.setSoTimeout(30_000);
     return s;
+  }
+
+  /** Writes a request's head (with a budget it stays under) and the first bytes of its body. */
+  private static OutputStream begin(Socket client, byte[] body, int bytes) throws IOException {
+    OutputStream out = client.getOutputStream();
+    out.write(head(body.length, "X-Compactor-Budget", "400000"));
+    out.write(body, 0, bytes);
+    out.flush();
+    return out;
   }
 
   private static byte[] head(int length, String... headers) {

@@ -344,7 +344,7 @@ abstract class ProxyContract extends ProxyServerContract {
   }
 
   /** Appends an assistant message that calls {@code bash} (no arguments) as {@code id}. */
-  private static void addBashCall(ObjectNode body, String id) {
+  static void addBashCall(ObjectNode body, String id) {
     body.withArray("messages")
         .addObject()
         .put("role", "assistant")
