@@ -27,8 +27,8 @@ import java.util.Map;
  * history again: where the body's bytes begin with those of an earlier body up to the end of a
  * top-level value or of an element of a top-level array, the JSON read from them is the same, so
  * that part of the earlier tree is taken as it is (the same node objects, never changed by the
- * proxy) and only the bytes after it are read. Built once, then only read (but for the hint {@link
- * #rewritten}): safe to share between threads.
+ * proxy) and only the bytes after it are read. Built once, then only read (but for the hints {@link
+ * #rewritten} and {@link #decoded}): safe to share between threads.
  */
 final class ParsedBody {
   /** The bytes as the client sent them. */
@@ -51,6 +51,12 @@ final class ParsedBody {
    * ({@link EarlyForward}).
    */
   volatile boolean rewritten;
+
+  /**
+   * The messages decoded from this body's items when they were sent as the client sent them, for
+   * the next request that continues it ({@link WireApi#decodeContinuing}); or null.
+   */
+  volatile WireApi.DecodedItems decoded;
 
   /**
    * One top-level field: its name, its value and where the value lies; for an array, where each

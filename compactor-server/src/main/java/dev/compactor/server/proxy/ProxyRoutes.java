@@ -443,7 +443,8 @@ public final class ProxyRoutes {
 
   private Plan plan(Context ctx, WireApi api, byte[] raw, Target t) throws WireApi.Unreadable {
     String tenant = tenantOf.apply(ctx);
-    ParsedBody parsed = ParsedBody.parse(raw, chains.earlier(tenant, raw));
+    ParsedBody earlier = chains.earlier(tenant, raw);
+    ParsedBody parsed = ParsedBody.parse(raw, earlier);
     JsonNode body = parsed.root;
     Plan p = new Plan();
     p.parsed = parsed;
@@ -490,7 +491,16 @@ public final class ProxyRoutes {
       effective.addAll(p.items);
     }
     p.effective = effective;
-    List<Message> messages = api.decode(effective);
+    List<Message> messages;
+    if (p.view == null) {
+      // the client's items: the next turn can take their messages as they are
+      WireApi.DecodedItems d =
+          api.decodeContinuing(effective, earlier == null ? null : earlier.decoded);
+      parsed.decoded = d;
+      messages = d.messages();
+    } else {
+      messages = api.decode(effective);
+    }
     p.messages = messages;
     long below = belowBudget(p, messages);
     if (below >= 0) {

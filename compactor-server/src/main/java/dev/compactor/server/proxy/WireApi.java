@@ -188,6 +188,53 @@ enum WireApi {
   }
 
   /**
+   * Items and the messages decoded from them, one message an item ({@link #CHAT_COMPLETIONS}), and
+   * whether any of them is an assistant's legacy {@code function_call} (whose id a later {@code
+   * function} result takes).
+   */
+  record DecodedItems(List<JsonNode> items, List<Message> messages, boolean legacyCalls) {}
+
+  /**
+   * The messages of {@code items}, as {@link #decode(List)} gives them, taking those of the leading
+   * items that are the very nodes {@code earlier} was decoded from (the next turn of a conversation
+   * parsed after the bytes it shares with the previous request: {@link ParsedBody}) and decoding
+   * only the rest. In the Chat Completions format only, where a message is read from its item and
+   * position alone (but for a legacy {@code function} result: with a {@code function_call} among
+   * the earlier items, everything is decoded).
+   *
+   * @param earlier what an earlier request decoded, or null
+   * @return the messages, with what a later request may take from them (null for other formats)
+   * @throws Unreadable when the codec skips an item
+   */
+  DecodedItems decodeContinuing(List<JsonNode> items, DecodedItems earlier) throws Unreadable {
+    if (this != CHAT_COMPLETIONS) {
+      return new DecodedItems(items, decode(items), true);
+    }
+    int same = 0;
+    if (earlier != null && !earlier.legacyCalls()) {
+      int max = Math.min(earlier.items().size(), items.size());
+      while (same < max && earlier.items().get(same) == items.get(same)) {
+        same++;
+      }
+    }
+    ArrayNode rest = Json.array();
+    items.subList(same, items.size()).forEach(rest::add);
+    ChatCompletionsMessages.Decoded d = ChatCompletionsMessages.decode(rest, "messages", same);
+    if (!d.skipped().isEmpty()) {
+      throw new Unreadable(String.join("; ", d.skipped()));
+    }
+    List<Message> messages = new ArrayList<>(items.size());
+    messages.addAll(earlier == null ? List.of() : earlier.messages().subList(0, same));
+    messages.addAll(d.messages());
+    boolean legacy = false; // (an earlier request with one is never taken from)
+    for (int i = same; i < items.size() && !legacy; i++) {
+      JsonNode call = items.get(i).get("function_call");
+      legacy = call != null && call.isObject();
+    }
+    return new DecodedItems(List.copyOf(items), List.copyOf(messages), legacy);
+  }
+
+  /**
    * Core messages of the items (ids {@code msg-<i>}, {@code system}; see {@link #sourceIndex}).
    *
    * @throws Unreadable when the codec skips an item

@@ -91,14 +91,33 @@ public final class ChatCompletionsMessages {
    * @param where how the array is named in notes, e.g. {@code messages}
    */
   public static Decoded decode(JsonNode array, String where) {
+    return decode(array, where, 0);
+  }
+
+  /**
+   * Reads the rest of a chat message array, from its element {@code first} on, as {@link
+   * #decode(JsonNode, String)} reads them within the whole array: the same ids and notes. Each
+   * message is read from its element and its position alone, but for a legacy {@code function}
+   * result, which takes its id from the {@code function_call} before it: a caller that reads a
+   * conversation in parts must read one with a {@code function_call} before {@code first} whole.
+   *
+   * @param rest the elements from {@code first} on
+   * @param first the position of {@code rest}'s first element in the whole array
+   */
+  public static Decoded decode(JsonNode rest, String where, int first) {
+    if (first < 0) {
+      throw new IllegalArgumentException("first must be 0 or more, got " + first);
+    }
+    JsonNode array = rest;
     List<Message> out = new ArrayList<>(array.size());
     List<String> skipped = new ArrayList<>();
     List<String> badTimestamps = new ArrayList<>();
     int derivedIds = 0;
     int unknownRoles = 0;
     String legacyCallId = null;
-    for (int i = 0; i < array.size(); i++) {
-      JsonNode node = array.get(i);
+    for (int j = 0; j < array.size(); j++) {
+      int i = first + j;
+      JsonNode node = array.get(j);
       String at = where + "[" + i + "]";
       if (!node.isObject()) {
         skipped.add(at + " is not an object");
