@@ -19,7 +19,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -294,7 +293,7 @@ class EarlyForwardTest {
    * An OpenAI-compatible upstream on a raw socket (HTTP/1.1, keep-alive): records each request as
    * its bytes arrive, and answers a whole one with a fixed chat completion.
    */
-  static final class WireUpstream implements AutoCloseable {
+  static final class WireUpstream extends RawSocketServer {
     static final String ANSWER =
         "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"gpt-4o\","
             + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"done\"},"
@@ -302,18 +301,14 @@ class EarlyForwardTest {
             + "\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":1,\"total_tokens\":11}}";
 
     final List<Seen> seen = new CopyOnWriteArrayList<>();
-    private final ServerSocket socket;
-    private final List<Socket> open = new CopyOnWriteArrayList<>();
 
     WireUpstream() throws IOException {
-      socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      Thread t = new Thread(this::accept, "wire-upstream");
-      t.setDaemon(true);
-      t.start();
+      super("wire-upstream");
+      start();
     }
 
     String baseUrl() {
-      return "http://127.0.0.1:" + socket.getLocalPort() + "/v1";
+      return "http://127.0.0.1:" + port() + "/v1";
     }
 
     static String header(List<String> lines, String name) {
@@ -326,23 +321,10 @@ class EarlyForwardTest {
       return null;
     }
 
-    private void accept() {
-      while (!socket.isClosed()) {
-        try {
-          Socket s = socket.accept();
-          open.add(s);
-          Thread t = new Thread(() -> serve(s), "wire-upstream-connection");
-          t.setDaemon(true);
-          t.start();
-        } catch (IOException e) {
-          return;
-        }
-      }
-    }
-
-    private void serve(Socket s) {
+    @Override
+    void serve(Socket s) {
       Seen r = null;
-      try (s) {
+      try {
         InputStream in = new BufferedInputStream(s.getInputStream());
         OutputStream out = s.getOutputStream();
         while (true) {
@@ -394,14 +376,6 @@ class EarlyForwardTest {
         }
       }
       return null;
-    }
-
-    @Override
-    public void close() throws IOException {
-      socket.close();
-      for (Socket s : open) {
-        s.close();
-      }
     }
   }
 }

@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +25,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
@@ -264,7 +262,7 @@ class UpstreamClientTest {
    * A server on 127.0.0.1 that reads each request whole (head and Content-Length body) and writes
    * the next scripted answer; {@link #CLOSE} closes the connection instead of answering.
    */
-  static final class Script implements AutoCloseable {
+  static final class Script extends RawSocketServer {
     static final String CLOSE = "<close>";
 
     /** At the end of an answer: the connection is closed once it is written. */
@@ -272,44 +270,21 @@ class UpstreamClientTest {
 
     final List<String> requests = new CopyOnWriteArrayList<>();
     final BlockingQueue<Integer> incomplete = new LinkedBlockingQueue<>();
-    final AtomicInteger connections = new AtomicInteger();
     private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
-    private final ServerSocket socket;
-    private final List<Socket> open = new CopyOnWriteArrayList<>();
 
     Script(String... answers) throws IOException {
+      super("script-server");
       this.answers.addAll(List.of(answers));
-      socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      Thread t = new Thread(this::accept, "script-server");
-      t.setDaemon(true);
-      t.start();
-    }
-
-    int port() {
-      return socket.getLocalPort();
+      start();
     }
 
     URI uri(String path) {
       return URI.create("http://127.0.0.1:" + port() + path);
     }
 
-    private void accept() {
-      while (!socket.isClosed()) {
-        try {
-          Socket s = socket.accept();
-          connections.incrementAndGet();
-          open.add(s);
-          Thread t = new Thread(() -> serve(s), "script-connection");
-          t.setDaemon(true);
-          t.start();
-        } catch (IOException e) {
-          return;
-        }
-      }
-    }
-
-    private void serve(Socket s) {
-      try (s) {
+    @Override
+    void serve(Socket s) {
+      try {
         InputStream in = new BufferedInputStream(s.getInputStream());
         OutputStream out = s.getOutputStream();
         while (true) {
@@ -356,14 +331,6 @@ class UpstreamClientTest {
         // the client went away
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      socket.close();
-      for (Socket s : open) {
-        s.close();
       }
     }
   }
