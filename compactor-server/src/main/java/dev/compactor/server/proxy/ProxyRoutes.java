@@ -492,7 +492,7 @@ public final class ProxyRoutes {
     }
     p.effective = effective;
     List<Message> messages;
-    if (p.view == null) {
+    if (p.view == null && api.decodesContinuing()) {
       // the client's items: the next turn can take their messages as they are
       WireApi.DecodedItems d =
           api.decodeContinuing(effective, earlier == null ? null : earlier.decoded);

@@ -422,13 +422,13 @@ final class UpstreamClient {
             !http11 || has(headers, "connection", "close") || has(headers, "connection", "upgrade");
         InputStream body;
         if (method.equals("HEAD") || code == 204 || code == 304) {
-          body = new Framed(c, 0, -1, close);
+          body = new Framed(c, 0, false, close);
         } else if (has(headers, "transfer-encoding", "chunked")) {
-          body = new Framed(c, -1, -1, close);
+          body = new Framed(c, -1, false, close);
         } else if (headers.containsKey("content-length")) {
-          body = new Framed(c, contentLength(headers), -1, close);
+          body = new Framed(c, contentLength(headers), false, close);
         } else {
-          body = new Framed(c, -1, 0, true); // to the end of the connection
+          body = new Framed(c, -1, true, true); // to the end of the connection
         }
         return new Answer(code, Collections.unmodifiableMap(headers), body);
       }
@@ -572,9 +572,9 @@ final class UpstreamClient {
   }
 
   /**
-   * An answer's body as framed: {@code remaining} bytes (a {@code Content-Length}), chunks ({@code
-   * remaining} -1), or to the end of the connection ({@code untilClose} 0). At its end the
-   * connection is kept for another request, unless {@code close}.
+   * An answer's body as framed: {@code length} bytes (a {@code Content-Length}), chunks ({@code
+   * length} -1), or to the end of the connection ({@code untilClose}). At its end the connection is
+   * kept for another request, unless {@code close} or {@code untilClose}.
    */
   private final class Framed extends InputStream {
     private final Connection c;
@@ -585,10 +585,10 @@ final class UpstreamClient {
     private boolean ended;
     private boolean released;
 
-    Framed(Connection c, long length, int untilClose, boolean close) {
+    Framed(Connection c, long length, boolean untilClose, boolean close) {
       this.c = c;
-      this.untilClose = untilClose == 0;
-      this.chunked = length < 0 && !this.untilClose;
+      this.untilClose = untilClose;
+      this.chunked = length < 0 && !untilClose;
       this.remaining = this.chunked ? 0 : length;
       this.close = close;
       if (!this.chunked && !this.untilClose && length == 0) {

@@ -194,21 +194,26 @@ enum WireApi {
    */
   record DecodedItems(List<JsonNode> items, List<Message> messages, boolean legacyCalls) {}
 
+  /** Whether {@link #decodeContinuing} reads this format. */
+  boolean decodesContinuing() {
+    return this == CHAT_COMPLETIONS;
+  }
+
   /**
    * The messages of {@code items}, as {@link #decode(List)} gives them, taking those of the leading
    * items that are the very nodes {@code earlier} was decoded from (the next turn of a conversation
    * parsed after the bytes it shares with the previous request: {@link ParsedBody}) and decoding
-   * only the rest. In the Chat Completions format only, where a message is read from its item and
-   * position alone (but for a legacy {@code function} result: with a {@code function_call} among
-   * the earlier items, everything is decoded).
+   * only the rest. In the Chat Completions format only ({@link #decodesContinuing}), where a
+   * message is read from its item and position alone (but for a legacy {@code function} result:
+   * with a {@code function_call} among the earlier items, everything is decoded).
    *
    * @param earlier what an earlier request decoded, or null
-   * @return the messages, with what a later request may take from them (null for other formats)
+   * @return the messages, with what a later request may take from them
    * @throws Unreadable when the codec skips an item
    */
   DecodedItems decodeContinuing(List<JsonNode> items, DecodedItems earlier) throws Unreadable {
-    if (this != CHAT_COMPLETIONS) {
-      return new DecodedItems(items, decode(items), true);
+    if (!decodesContinuing()) {
+      throw new IllegalStateException(name() + " decodes its items whole");
     }
     int same = 0;
     if (earlier != null && !earlier.legacyCalls()) {
