@@ -4,12 +4,14 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -45,7 +47,9 @@ import javax.net.ssl.SSLSocketFactory;
  * interim 1xx answers skipped. A connection is kept for the next request when the answer is
  * HTTP/1.1, framed, not {@code Connection: close}, and read to its end. A kept connection the
  * upstream has closed meanwhile shows as no answer at all: that request is sent once more on a new
- * connection ({@link Stale}). Thread-safe.
+ * connection ({@link Stale}); a request that timed out is never sent again. An upstream that stops
+ * taking a request's bytes for the timeout has its connection closed ({@link WriteWatch}), as one
+ * that stops answering does. Thread-safe.
  */
 final class UpstreamClient {
   /** Headers that belong to one connection (RFC 9110 §7.6.1) or that the client sets itself. */
@@ -258,7 +262,7 @@ final class UpstreamClient {
         t.startHandshake();
         s = t;
       }
-      return new Connection(origin, s);
+      return new Connection(origin, s, readMillis);
     } catch (IOException | RuntimeException e) {
       try {
         s.close();
@@ -280,14 +284,23 @@ final class UpstreamClient {
     final Socket socket;
     final BufferedInputStream in;
     final OutputStream out;
+    final int timeoutMillis;
     boolean reused;
     long idleSince;
 
-    Connection(String origin, Socket socket) throws IOException {
+    /** When the last write to the socket began ({@link System#nanoTime()}). */
+    volatile long writingSince;
+
+    /** Set when {@link WriteWatch} closed the connection because a write did not end in time. */
+    volatile boolean writeTimedOut;
+
+    Connection(String origin, Socket socket, int timeoutMillis) throws IOException {
       this.origin = origin;
       this.socket = socket;
+      this.timeoutMillis = timeoutMillis;
       this.in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
-      this.out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
+      this.out =
+          new BufferedOutputStream(new WatchedSocket(socket.getOutputStream(), this), 16 * 1024);
     }
 
     /** Open, with nothing unread waiting (an idle connection has nothing to say). */
@@ -304,6 +317,70 @@ final class UpstreamClient {
         socket.close();
       } catch (IOException e) {
         // gone already
+      }
+    }
+  }
+
+  /**
+   * The socket's stream, each write watched by {@link WriteWatch} while it lasts: a blocking write
+   * has no timeout of its own, so an upstream that stops reading would hold the request's thread.
+   */
+  private static final class WatchedSocket extends FilterOutputStream {
+    private final Connection c;
+
+    WatchedSocket(OutputStream socket, Connection c) {
+      super(socket);
+      this.c = c;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      c.writingSince = System.nanoTime();
+      WriteWatch.WRITING.add(c);
+      try {
+        out.write(b, off, len);
+      } finally {
+        WriteWatch.WRITING.remove(c);
+      }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+  }
+
+  /**
+   * Closes the connections whose write has lasted longer than their timeout: the blocked write then
+   * fails, and {@link Outgoing} reports that the upstream took none of the request in time. One
+   * daemon thread for all clients, looking every {@link #TICK_MILLIS} ms at the writes under way.
+   */
+  static final class WriteWatch {
+    static final long TICK_MILLIS = 250;
+    private static final Set<Connection> WRITING = ConcurrentHashMap.newKeySet();
+
+    static {
+      Thread t = new Thread(WriteWatch::run, "compactor-upstream-write-watch");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    private WriteWatch() {}
+
+    private static void run() {
+      while (true) {
+        try {
+          Thread.sleep(TICK_MILLIS);
+        } catch (InterruptedException e) {
+          return;
+        }
+        long now = System.nanoTime();
+        for (Connection c : WRITING) {
+          if (now - c.writingSince > c.timeoutMillis * 1_000_000L) {
+            c.writeTimedOut = true;
+            c.close();
+          }
+        }
       }
     }
   }
@@ -396,14 +473,29 @@ final class UpstreamClient {
 
     /**
      * Closes the connection after a failure; one on a kept connection before any of an answer is
-     * read is {@link Stale}.
+     * read is {@link Stale}, unless the upstream was too slow (a timeout is never retried: the
+     * upstream may be working on the request).
      */
     private IOException failed(IOException e) {
       c.close();
+      if (c.writeTimedOut) {
+        return timedOut("took none of the request's bytes", e);
+      }
+      if (e instanceof SocketTimeoutException) {
+        return timedOut("sent nothing", e);
+      }
       if (e instanceof Stale || e instanceof AnswerError || !c.reused) {
         return e;
       }
       return new Stale("a kept connection to " + c.origin + " was closed", e);
+    }
+
+    private SocketTimeoutException timedOut(String what, IOException cause) {
+      SocketTimeoutException t =
+          new SocketTimeoutException(
+              "the upstream " + c.origin + " " + what + " for " + c.timeoutMillis + " ms");
+      t.initCause(cause);
+      return t;
     }
 
     private Answer read() throws IOException {

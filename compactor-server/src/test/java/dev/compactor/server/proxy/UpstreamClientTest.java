@@ -13,6 +13,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,7 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -127,6 +129,58 @@ class UpstreamClientTest {
     assertThat(server.connections.get()).isEqualTo(2);
     assertThat(server.requests).hasSize(3);
     assertThat(server.requests.get(2)).endsWith("{\"n\":1}");
+  }
+
+  @Test
+  void aRequestThatTimedOutOnAKeptConnectionIsNotSentAgain() throws Exception {
+    UpstreamClient impatient = new UpstreamClient(Duration.ofSeconds(5), Duration.ofMillis(300));
+    server = new Script(ok("one"), Script.SILENT, ok("never asked for"));
+    URI uri = server.uri("/v1/chat/completions");
+    byte[] body = "{\"n\":1}".getBytes(StandardCharsets.UTF_8);
+    assertThat(impatient.send("POST", uri, List.of(), body).readAll()).asString().isEqualTo("one");
+    // the upstream has the second request whole and works on it: sending it again would do the
+    // work twice
+    assertThatThrownBy(() -> impatient.send("POST", uri, List.of(), body))
+        .isInstanceOf(SocketTimeoutException.class)
+        .hasMessage("the upstream http://127.0.0.1:" + server.port() + " sent nothing for 300 ms");
+    assertThat(server.requests).hasSize(2);
+    assertThat(server.connections.get()).isEqualTo(1);
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a write may block
+  void anUpstreamThatStopsReadingTheBodyTimesOut() throws Exception {
+    UpstreamClient impatient = new UpstreamClient(Duration.ofSeconds(5), Duration.ofMillis(300));
+    try (Deaf deaf = new Deaf()) {
+      URI uri = URI.create("http://127.0.0.1:" + deaf.port() + "/v1/messages");
+      byte[] body = new byte[64 << 20]; // far more than the sockets' buffers hold
+      assertThatThrownBy(() -> impatient.send("POST", uri, List.of(), body))
+          .isInstanceOf(SocketTimeoutException.class)
+          .hasMessage(
+              "the upstream http://127.0.0.1:"
+                  + deaf.port()
+                  + " took none of the request's bytes for 300 ms");
+      assertThat(deaf.connections.get()).isEqualTo(1);
+    }
+  }
+
+  /** Accepts connections and never reads from them. */
+  private static final class Deaf extends RawSocketServer {
+    Deaf() throws IOException {
+      super("deaf-server");
+      start();
+    }
+
+    @Override
+    void serve(Socket s) {
+      try {
+        while (!s.isClosed()) {
+          Thread.sleep(50);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   @Test
@@ -265,6 +319,9 @@ class UpstreamClientTest {
   static final class Script extends RawSocketServer {
     static final String CLOSE = "<close>";
 
+    /** An answer that is never sent: the server reads on until the client closes. */
+    static final String SILENT = "<silent>";
+
     /** At the end of an answer: the connection is closed once it is written. */
     static final String EOF = "<eof>";
 
@@ -314,6 +371,13 @@ class UpstreamClientTest {
           String answer = answers.take();
           if (answer.equals(CLOSE)) {
             requests.add(h + new String(body, StandardCharsets.UTF_8));
+            return;
+          }
+          if (answer.equals(SILENT)) {
+            requests.add(h + new String(body, StandardCharsets.UTF_8));
+            while (in.read() >= 0) {
+              // until the client gives up
+            }
             return;
           }
           requests.add(h + new String(body, StandardCharsets.UTF_8));
