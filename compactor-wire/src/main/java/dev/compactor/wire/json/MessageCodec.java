@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Reads and writes {@link Message}s in Compactor's native JSON format, one message per JSON object
@@ -482,11 +483,7 @@ public final class MessageCodec {
     String provider = null;
     Usage usage = null;
     InputFingerprint input = null;
-    if (node != null && !node.isNull()) {
-      if (!node.isObject()) {
-        throw new MessageFormatException(
-            "message " + id + ": field metadata must be an object, got " + describe(node));
-      }
+    if (present(node, id, "metadata", JsonNode::isObject, "an object") != null) {
       model = optionalText(node, "model", id, "metadata.model");
       provider = optionalText(node, "provider", id, "metadata.provider");
       usage = readUsage(node.get("usage"), id);
@@ -509,12 +506,8 @@ public final class MessageCodec {
   }
 
   private static Usage readUsage(JsonNode node, String id) {
-    if (node == null || node.isNull()) {
+    if (present(node, id, "metadata.usage", JsonNode::isObject, "an object") == null) {
       return null;
-    }
-    if (!node.isObject()) {
-      throw new MessageFormatException(
-          "message " + id + ": field metadata.usage must be an object, got " + describe(node));
     }
     return new Usage(
         count(node, "input", id, "metadata.usage"),
@@ -525,12 +518,8 @@ public final class MessageCodec {
   }
 
   private static InputFingerprint readInput(JsonNode node, String id) {
-    if (node == null || node.isNull()) {
+    if (present(node, id, "metadata.input", JsonNode::isObject, "an object") == null) {
       return null;
-    }
-    if (!node.isObject()) {
-      throw new MessageFormatException(
-          "message " + id + ": field metadata.input must be an object, got " + describe(node));
     }
     long messages = count(node, "messages", id, "metadata.input");
     if (messages > Integer.MAX_VALUE) {
@@ -558,13 +547,9 @@ public final class MessageCodec {
    */
   private static <T> List<T> readObjects(
       JsonNode message, String field, String id, ElementReader<T> reader) {
-    JsonNode node = message.get(field);
-    if (node == null || node.isNull()) {
+    JsonNode node = present(message.get(field), id, field, JsonNode::isArray, "an array");
+    if (node == null) {
       return List.of();
-    }
-    if (!node.isArray()) {
-      throw new MessageFormatException(
-          "message " + id + ": field " + field + " must be an array, got " + describe(node));
     }
     List<T> out = new ArrayList<>(node.size());
     for (int i = 0; i < node.size(); i++) {
@@ -603,12 +588,8 @@ public final class MessageCodec {
   }
 
   private static Instant readTimestamp(JsonNode node, String id) {
-    if (node == null || node.isNull()) {
+    if (present(node, id, "timestamp", JsonNode::isTextual, "an ISO-8601 string") == null) {
       return null;
-    }
-    if (!node.isTextual()) {
-      throw new MessageFormatException(
-          "message " + id + ": field timestamp must be an ISO-8601 string, got " + describe(node));
     }
     String s = node.asText();
     try {
@@ -650,46 +631,43 @@ public final class MessageCodec {
   }
 
   private static String optionalText(JsonNode node, String field, String id, String path) {
-    JsonNode v = node.get(field);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (!v.isTextual()) {
-      throw new MessageFormatException(
-          "message " + id + ": field " + path + " must be a string, got " + describe(v));
-    }
-    return v.asText();
+    JsonNode v = present(node.get(field), id, path, JsonNode::isTextual, "a string");
+    return v == null ? null : v.asText();
   }
 
   private static boolean flag(JsonNode node, String field, String id) {
-    JsonNode v = node.get(field);
-    if (v == null || v.isNull()) {
-      return false;
-    }
-    if (!v.isBoolean()) {
-      throw new MessageFormatException(
-          "message " + id + ": field " + field + " must be true or false, got " + describe(v));
-    }
-    return v.booleanValue();
+    JsonNode v = present(node.get(field), id, field, JsonNode::isBoolean, "true or false");
+    return v != null && v.booleanValue();
   }
 
   private static long count(JsonNode node, String field, String id, String parent) {
-    JsonNode v = node.get(field);
+    JsonNode v =
+        present(
+            node.get(field),
+            id,
+            parent + "." + field,
+            n -> n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= 0,
+            "a whole number >= 0");
+    return v == null ? 0 : v.longValue();
+  }
+
+  /**
+   * The value {@code v} of the field {@code path} of the message {@code id}, or null when the field
+   * is absent or JSON null.
+   *
+   * @param what what the value must be, for the error, e.g. {@code "a string"}
+   * @throws MessageFormatException naming the field and the value when {@code valid} refuses it
+   */
+  private static JsonNode present(
+      JsonNode v, String id, String path, Predicate<JsonNode> valid, String what) {
     if (v == null || v.isNull()) {
-      return 0;
+      return null;
     }
-    if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
+    if (!valid.test(v)) {
       throw new MessageFormatException(
-          "message "
-              + id
-              + ": field "
-              + parent
-              + "."
-              + field
-              + " must be a whole number >= 0, got "
-              + describe(v));
+          "message " + id + ": field " + path + " must be " + what + ", got " + describe(v));
     }
-    return v.longValue();
+    return v;
   }
 
   private static void putNonZero(ObjectNode o, String field, long v) {
