@@ -264,7 +264,7 @@ public final class ImportSource {
         com.fasterxml.jackson.core.JsonParser p = Json.TRANSCRIPTS.getFactory().createParser(in)) {
       com.fasterxml.jackson.core.JsonToken t = p.nextToken();
       for (Object step : arrayPath) {
-        t = step instanceof Integer i ? element(p, t, i) : field(p, t, String.valueOf(step));
+        t = child(p, t, step);
         if (t == null) {
           return out;
         }
@@ -297,37 +297,33 @@ public final class ImportSource {
     return out;
   }
 
-  /** Moves from the array start {@code t} to its element {@code index}: that element's token. */
-  private static com.fasterxml.jackson.core.JsonToken element(
-      com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.core.JsonToken t, int index)
+  /**
+   * Moves from the container start {@code t} to the child {@code step} names: for an index, that
+   * element of an array; for a name, the value of that field of an object (the first field of that
+   * name: a document with two is rare and ambiguous). Null when there is no such child.
+   */
+  private static com.fasterxml.jackson.core.JsonToken child(
+      com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.core.JsonToken t, Object step)
       throws IOException {
-    if (t != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+    boolean element = step instanceof Integer;
+    if (t
+        != (element
+            ? com.fasterxml.jackson.core.JsonToken.START_ARRAY
+            : com.fasterxml.jackson.core.JsonToken.START_OBJECT)) {
       return null;
     }
+    String name = String.valueOf(step);
     t = p.nextToken();
-    for (int i = 0; t != null && t != com.fasterxml.jackson.core.JsonToken.END_ARRAY; i++) {
-      if (i == index) {
-        return t;
+    for (int i = 0; t != null && !t.isStructEnd(); i++) {
+      boolean found;
+      if (element) {
+        found = step.equals(i);
+      } else {
+        found = p.currentName().equals(name);
+        t = p.nextToken();
       }
-      p.skipChildren();
-      t = p.nextToken();
-    }
-    return null;
-  }
-
-  /** Moves from the object start {@code t} to the value of its field {@code name}. */
-  private static com.fasterxml.jackson.core.JsonToken field(
-      com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.core.JsonToken t, String name)
-      throws IOException {
-    if (t != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
-      return null;
-    }
-    t = p.nextToken();
-    while (t == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-      String f = p.currentName();
-      t = p.nextToken();
-      if (f.equals(name)) {
-        return t; // the first field of that name (a document with two is rare and ambiguous)
+      if (found) {
+        return t;
       }
       p.skipChildren();
       t = p.nextToken();
