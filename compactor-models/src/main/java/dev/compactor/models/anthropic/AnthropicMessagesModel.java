@@ -10,13 +10,10 @@ import dev.compactor.core.model.StreamListener;
 import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
-import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.internal.HttpChatModel;
-import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.StreamSession;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A client of the Anthropic Messages API ({@code POST {base}/v1/messages}).
@@ -107,17 +104,7 @@ public final class AnthropicMessagesModel extends HttpChatModel {
 
   @Override
   protected ObjectNode body(ChatRequest request, String model, boolean stream) {
-    if (request.extension(ResponsesCompaction.class).isPresent()) {
-      throw new IllegalArgumentException(
-          "ResponsesCompaction (compactThreshold) is the OpenAI Responses API's compaction; for"
-              + " anthropic/"
-              + model
-              + " use AnthropicContextManagement with a Compact edit");
-    }
-    Requests.onlyExtensions(
-        request,
-        "anthropic/" + model + " (anthropic_messages)",
-        Set.of(AnthropicContextManagement.class));
+    checkExtensions(request, model);
     int maxTokens =
         request.maxOutputTokens() != null
             ? request.maxOutputTokens()

@@ -6,13 +6,17 @@ import dev.compactor.core.model.ChatModel;
 import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ModelApi;
+import dev.compactor.core.model.RequestExtension;
 import dev.compactor.core.model.StreamListener;
+import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
+import dev.compactor.models.ResponsesCompaction;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
@@ -143,6 +147,44 @@ public abstract class HttpChatModel implements ChatModel {
       throw new IllegalArgumentException("Anthropic does not serve " + api + " here");
     }
     return provider;
+  }
+
+  /**
+   * Rejects a request carrying an extension this client's API does not send: the other APIs'
+   * compaction extensions with the API they need, any other with the extensions honoured here.
+   *
+   * @throws IllegalArgumentException naming the extension
+   */
+  protected final void checkExtensions(ChatRequest request, String model) {
+    if (api != ModelApi.RESPONSES && request.extension(ResponsesCompaction.class).isPresent()) {
+      throw new IllegalArgumentException(
+          api == ModelApi.ANTHROPIC_MESSAGES
+              ? "ResponsesCompaction (compactThreshold) is the OpenAI Responses API's compaction;"
+                  + " for "
+                  + provider()
+                  + "/"
+                  + model
+                  + " use AnthropicContextManagement with a Compact edit"
+              : "compactThreshold needs the OpenAI Responses API; "
+                  + provider()
+                  + "/"
+                  + model
+                  + " uses "
+                  + api.wireName());
+    }
+    if (api != ModelApi.ANTHROPIC_MESSAGES
+        && request.extension(AnthropicContextManagement.class).isPresent()) {
+      throw new IllegalArgumentException(
+          "Anthropic context management needs the Anthropic Messages API, not " + api.wireName());
+    }
+    Set<Class<? extends RequestExtension>> honoured =
+        switch (api) {
+          case RESPONSES -> Set.of(ResponsesCompaction.class);
+          case ANTHROPIC_MESSAGES -> Set.of(AnthropicContextManagement.class);
+          case CHAT_COMPLETIONS -> Set.of();
+        };
+    Requests.onlyExtensions(
+        request, provider() + "/" + model + " (" + api.wireName() + ")", honoured);
   }
 
   /** The model a request goes to. */

@@ -6,15 +6,11 @@ import dev.compactor.core.model.ChatRequest;
 import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.StreamListener;
-import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
-import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.internal.HttpChatModel;
-import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.StreamSession;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A client of OpenAI Chat Completions ({@code POST {base}/chat/completions}), for OpenAI itself and
@@ -82,19 +78,7 @@ public final class OpenAiChatCompletionsModel extends HttpChatModel {
 
   @Override
   protected ObjectNode body(ChatRequest request, String model, boolean stream) {
-    if (request.extension(ResponsesCompaction.class).isPresent()) {
-      throw new IllegalArgumentException(
-          "compactThreshold needs the OpenAI Responses API; "
-              + provider()
-              + "/"
-              + model
-              + " uses chat_completions");
-    }
-    if (request.extension(AnthropicContextManagement.class).isPresent()) {
-      throw new IllegalArgumentException(
-          "Anthropic context management needs the Anthropic Messages API, not chat_completions");
-    }
-    Requests.onlyExtensions(request, provider() + "/" + model + " (chat_completions)", Set.of());
+    checkExtensions(request, model);
     return ChatCompletionsWire.request(request, model, stream, maxTokensField);
   }
 

@@ -9,19 +9,16 @@ import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.ModelApi;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.StreamListener;
-import dev.compactor.models.AnthropicContextManagement;
 import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import dev.compactor.models.ResponsesCompaction;
 import dev.compactor.models.internal.HttpChatModel;
-import dev.compactor.models.internal.Requests;
 import dev.compactor.models.internal.StreamSession;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.usage.Usages;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A client of the OpenAI Responses API ({@code POST {base}/responses}), stateless: every request
@@ -122,15 +119,6 @@ public final class OpenAiResponsesModel extends HttpChatModel {
   protected ObjectNode body(ChatRequest request, String model, boolean stream) {
     checkExtensions(request, model);
     return ResponsesWire.request(request, model, stream);
-  }
-
-  private void checkExtensions(ChatRequest request, String model) {
-    if (request.extension(AnthropicContextManagement.class).isPresent()) {
-      throw new IllegalArgumentException(
-          "Anthropic context management needs the Anthropic Messages API, not responses");
-    }
-    Requests.onlyExtensions(
-        request, provider() + "/" + model + " (responses)", Set.of(ResponsesCompaction.class));
   }
 
   @Override
