@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.message.Usage;
 import dev.compactor.core.model.ChatRequest;
-import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.internal.AssembledStream;
@@ -31,12 +30,10 @@ final class AnthropicStream extends AssembledStream<AnthropicMessagesModel> {
   /** content block index → compaction block being streamed */
   private final Map<Integer, ObjectNode> compactionByBlock = new HashMap<>();
 
-  private boolean done;
   private String id;
   private String stopReason;
   private ObjectNode usage = Json.object();
   private JsonNode contextManagement;
-  private ChatResponse response;
 
   AnthropicStream(
       AnthropicMessagesModel client, ChatRequest request, String model, StreamListener listener) {
@@ -69,7 +66,6 @@ final class AnthropicStream extends AssembledStream<AnthropicMessagesModel> {
         }
       }
       case "message_stop" -> {
-        done = true;
         finish();
         return false;
       }
@@ -216,7 +212,7 @@ final class AnthropicStream extends AssembledStream<AnthropicMessagesModel> {
         p.arguments("{}");
       }
     }
-    response =
+    completed(
         AnthropicWire.build(
             assembler,
             stopReason,
@@ -226,16 +222,6 @@ final class AnthropicStream extends AssembledStream<AnthropicMessagesModel> {
             reported,
             client,
             request,
-            model);
-  }
-
-  @Override
-  protected boolean complete() {
-    return done;
-  }
-
-  @Override
-  public ChatResponse response() {
-    return response;
+            model));
   }
 }

@@ -3,6 +3,7 @@ package dev.compactor.models.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.model.ChatRequest;
+import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.wire.json.Json;
 
@@ -10,8 +11,9 @@ import dev.compactor.wire.json.Json;
  * Base of the stream sessions that assemble the streamed message as it arrives: the attempt's
  * client, request, model and listener, the {@link MessageAssembler}, what reached the listener and
  * the model the provider reported. It skips events without data, reads event data as JSON objects
- * (anything else is malformed), gives what arrived so far as the partial message, and fails an
- * incomplete stream with the marker it ended without. Not thread-safe; one per attempt.
+ * (anything else is malformed), gives what arrived so far as the partial message, fails an
+ * incomplete stream with the marker it ended without, and keeps the whole response once it arrived.
+ * Not thread-safe; one per attempt.
  *
  * @param <C> the client, for its error mapper, provider and wire specifics
  */
@@ -29,6 +31,9 @@ public abstract class AssembledStream<C extends HttpChatModel> implements Stream
   protected String reported;
 
   private final String endMarker;
+
+  /** The whole response, once the stream brought it. */
+  private ChatResponse response;
 
   /**
    * @param model the model the request went to
@@ -58,8 +63,24 @@ public abstract class AssembledStream<C extends HttpChatModel> implements Stream
     return data.isEmpty() || onData(event, data);
   }
 
-  /** Whether the stream brought a whole response (checked when the body ends). */
-  protected abstract boolean complete();
+  /**
+   * Whether the stream brought a whole response (checked when the body ends): by default, whether
+   * one was {@linkplain #completed given}.
+   */
+  protected boolean complete() {
+    return response != null;
+  }
+
+  /** Keeps {@code r}, the whole response the stream brought, as the {@link #response()}. */
+  protected final void completed(ChatResponse r) {
+    response = r;
+  }
+
+  /** The response {@linkplain #completed given}, or null before the stream brought it. */
+  @Override
+  public ChatResponse response() {
+    return response;
+  }
 
   /**
    * {@code data} parsed as a JSON object.

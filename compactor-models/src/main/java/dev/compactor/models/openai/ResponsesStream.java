@@ -3,7 +3,6 @@ package dev.compactor.models.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.model.ChatRequest;
-import dev.compactor.core.model.ChatResponse;
 import dev.compactor.core.model.StreamListener;
 import dev.compactor.core.model.ToolCallDelta;
 import dev.compactor.models.internal.AssembledStream;
@@ -26,7 +25,6 @@ import java.util.Map;
  */
 final class ResponsesStream extends AssembledStream<OpenAiResponsesModel> {
   private final Map<Integer, Integer> callIndexByOutput = new HashMap<>();
-  private ChatResponse response;
 
   ResponsesStream(
       OpenAiResponsesModel client, ChatRequest request, String model, StreamListener listener) {
@@ -118,7 +116,7 @@ final class ResponsesStream extends AssembledStream<OpenAiResponsesModel> {
           // a server that leaves the final output empty: keep what was streamed
           out = streamedOutput();
         }
-        response = ResponsesWire.build(resp, out, client, request, model);
+        completed(ResponsesWire.build(resp, out, client, request, model));
         return false;
       }
       case "response.failed" -> {
@@ -154,15 +152,5 @@ final class ResponsesStream extends AssembledStream<OpenAiResponsesModel> {
   private int callIndex(JsonNode node) {
     int outputIndex = node.path("output_index").asInt(-1);
     return callIndexByOutput.computeIfAbsent(outputIndex, k -> callIndexByOutput.size());
-  }
-
-  @Override
-  protected boolean complete() {
-    return response != null;
-  }
-
-  @Override
-  public ChatResponse response() {
-    return response;
   }
 }
