@@ -104,7 +104,6 @@ public final class AnthropicMessagesModel extends HttpChatModel {
 
   @Override
   protected ObjectNode body(ChatRequest request, String model, boolean stream) {
-    checkExtensions(request, model);
     int maxTokens =
         request.maxOutputTokens() != null
             ? request.maxOutputTokens()

@@ -77,7 +77,10 @@ public abstract class HttpChatModel implements ChatModel {
   /** The headers of {@code request} besides the configured extra headers. */
   protected abstract Map<String, String> ownHeaders(ChatRequest request);
 
-  /** The JSON body of {@code request} for {@code model}. */
+  /**
+   * The JSON body of {@code request} for {@code model}, whose extensions {@link #checkExtensions}
+   * accepted.
+   */
   protected abstract ObjectNode body(ChatRequest request, String model, boolean stream);
 
   /** The response read from a non-streaming reply. */
@@ -91,7 +94,7 @@ public abstract class HttpChatModel implements ChatModel {
   public ChatResponse chat(ChatRequest request) {
     String model = modelFor(request);
     JsonNode root =
-        postJson(path(), headers(ownHeaders(request)), body(request, model, false), model);
+        postJson(path(), headers(ownHeaders(request)), checkedBody(request, model, false), model);
     return response(root, request, model);
   }
 
@@ -102,7 +105,7 @@ public abstract class HttpChatModel implements ChatModel {
     return streamed(
         path(),
         headers(ownHeaders(request)),
-        body(request, model, true),
+        checkedBody(request, model, true),
         model,
         listener,
         () -> session(request, model, listener));
@@ -110,7 +113,13 @@ public abstract class HttpChatModel implements ChatModel {
 
   /** The JSON body this client would send for {@code request} (for tests and debugging). */
   public ObjectNode body(ChatRequest request, boolean stream) {
-    return body(request, modelFor(request), stream);
+    return checkedBody(request, modelFor(request), stream);
+  }
+
+  /** The body of {@code request}, once {@link #checkExtensions} accepted its extensions. */
+  private ObjectNode checkedBody(ChatRequest request, String model, boolean stream) {
+    checkExtensions(request, model);
+    return body(request, model, stream);
   }
 
   /** The API key, or null when the endpoint needs none. */

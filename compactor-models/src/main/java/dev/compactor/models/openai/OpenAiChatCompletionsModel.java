@@ -78,7 +78,6 @@ public final class OpenAiChatCompletionsModel extends HttpChatModel {
 
   @Override
   protected ObjectNode body(ChatRequest request, String model, boolean stream) {
-    checkExtensions(request, model);
     return ChatCompletionsWire.request(request, model, stream, maxTokensField);
   }
 

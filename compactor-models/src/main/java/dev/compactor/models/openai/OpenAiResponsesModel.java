@@ -117,7 +117,6 @@ public final class OpenAiResponsesModel extends HttpChatModel {
 
   @Override
   protected ObjectNode body(ChatRequest request, String model, boolean stream) {
-    checkExtensions(request, model);
     return ResponsesWire.request(request, model, stream);
   }
 
