@@ -2,8 +2,12 @@ package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.core.message.Message;
+import dev.compactor.wire.json.Json;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * An importer of a format that is one JSON document: its detection parses the document first (the
@@ -76,14 +80,28 @@ abstract class JsonDocumentImporter extends FormatImporter {
   }
 
   /**
-   * The OpenAI-shaped chat array in {@code root}'s field {@code field}, checked by {@link
-   * #requireChatArray} then mapped by {@link OpenAiMessages}, which adds to {@code notes} and
-   * {@code problems}.
+   * The conversation of a document whose field {@code field} is an OpenAI-shaped chat array,
+   * checked by {@link #requireChatArray} then mapped by {@link OpenAiMessages}.
+   *
+   * @param notMetadata the top-level fields left out of the conversation's metadata (the others are
+   *     its metadata)
+   * @param formatNotes the format's own notes, after those of mapping the messages
    */
-  static List<Message> requireOpenAiMessages(
-      ImportSource source, JsonNode root, String field, List<String> notes, List<String> problems)
+  static ImportedConversation openAiConversation(
+      ImportSource source,
+      JsonNode root,
+      String field,
+      Set<String> notMetadata,
+      String name,
+      List<String> formatNotes)
       throws IOException {
     requireChatArray(source, root.get(field), field, List.of(field));
-    return OpenAiMessages.map(root.get(field), field, notes, problems, source, List.of(field));
+    List<String> notes = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    List<Message> messages =
+        OpenAiMessages.map(root.get(field), field, notes, problems, source, List.of(field));
+    notes.addAll(formatNotes);
+    Map<String, Object> metadata = Json.rest(root, notMetadata);
+    return Assembly.conversation(name, messages, metadata, notes, problems, m -> true);
   }
 }

@@ -1,12 +1,9 @@
 package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.core.message.Message;
 import dev.compactor.wire.json.Json;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -46,12 +43,9 @@ final class MiniSweAgentImporter extends JsonDocumentImporter {
   @Override
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
-    List<String> notes = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
-    List<Message> messages = requireOpenAiMessages(source, root, "messages", notes, problems);
-    Map<String, Object> metadata = Json.rest(root, Set.of("messages"));
     String id = Json.text(root, "instance_id");
     String name = id != null && !id.isBlank() ? id : source.baseName();
-    return List.of(Assembly.conversation(name, messages, metadata, notes, problems, m -> true));
+    return List.of(
+        openAiConversation(source, root, "messages", Set.of("messages"), name, List.of()));
   }
 }

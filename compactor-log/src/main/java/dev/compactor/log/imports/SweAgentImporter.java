@@ -1,12 +1,9 @@
 package dev.compactor.log.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.compactor.core.message.Message;
-import dev.compactor.wire.json.Json;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,9 +40,6 @@ final class SweAgentImporter extends JsonDocumentImporter {
   public List<ImportedConversation> read(ImportSource source) throws IOException {
     JsonNode root = source.json();
     List<String> notes = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
-    List<Message> messages = requireOpenAiMessages(source, root, "history", notes, problems);
-    Map<String, Object> metadata = Json.rest(root, Set.of("history", "trajectory"));
     JsonNode steps = root.get("trajectory");
     if (steps != null && steps.isArray()) {
       notes.add(
@@ -54,6 +48,7 @@ final class SweAgentImporter extends JsonDocumentImporter {
               + " \"trajectory\" steps were not imported: \"history\" holds the same conversation");
     }
     return List.of(
-        Assembly.conversation(source.baseName(), messages, metadata, notes, problems, m -> true));
+        openAiConversation(
+            source, root, "history", Set.of("history", "trajectory"), source.baseName(), notes));
   }
 }
