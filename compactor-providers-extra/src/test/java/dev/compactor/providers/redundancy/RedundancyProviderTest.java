@@ -32,12 +32,32 @@ class RedundancyProviderTest {
     m.add(Message.builder(Role.TOOL).id("r-" + id).toolCallId(id).content(output).build());
   }
 
-  @Test
-  void identicalOutputs_earlierCopyPointsToTheLaterOne() {
+  /** A call of {@code tool} with {@code args} and its result {@code output}. */
+  private record Call(String tool, String args, String output) {}
+
+  private static Call call(String tool, String args, String output) {
+    return new Call(tool, args, output);
+  }
+
+  /**
+   * The user's "go", then each call as a step with the call id c1, c2, … (a list that takes more
+   * steps).
+   */
+  private static List<Message> conversation(Call... calls) {
     List<Message> m = new ArrayList<>();
     m.add(Message.user("go"));
-    step(m, "c1", "shell", "{\"command\":\"ls -R\"}", FILE_V1);
-    step(m, "c2", "shell", "{\"command\":\"find .\"}", FILE_V1);
+    for (int i = 0; i < calls.length; i++) {
+      step(m, "c" + (i + 1), calls[i].tool(), calls[i].args(), calls[i].output());
+    }
+    return m;
+  }
+
+  @Test
+  void identicalOutputs_earlierCopyPointsToTheLaterOne() {
+    List<Message> m =
+        conversation(
+            call("shell", "{\"command\":\"ls -R\"}", FILE_V1),
+            call("shell", "{\"command\":\"find .\"}", FILE_V1));
     CompactionResult r = provider.compress(m, CFG);
     assertThat(r.messages().get(2).content())
         .isEqualTo(
@@ -52,11 +72,11 @@ class RedundancyProviderTest {
 
   @Test
   void sameFileReadTwice_differentContent_isSuperseded_andArchived() {
-    List<Message> m = new ArrayList<>();
-    m.add(Message.user("go"));
-    step(m, "c1", "read_file", "{\"path\":\"src/A.java\"}", FILE_V1);
-    step(m, "c2", "edit_file", "{\"path\":\"src/A.java\"}", "Edited.");
-    step(m, "c3", "read_file", "{\"path\":\"src/A.java\"}", FILE_V2);
+    List<Message> m =
+        conversation(
+            call("read_file", "{\"path\":\"src/A.java\"}", FILE_V1),
+            call("edit_file", "{\"path\":\"src/A.java\"}", "Edited."),
+            call("read_file", "{\"path\":\"src/A.java\"}", FILE_V2));
     CompressionConfig cfg =
         CompressionConfig.builder().archive((s, c) -> "Full output saved to: /x/" + s.id()).build();
     CompactionResult r = provider.compress(m, cfg);
@@ -69,20 +89,20 @@ class RedundancyProviderTest {
 
   @Test
   void catInAShell_countsAsARead() {
-    List<Message> m = new ArrayList<>();
-    m.add(Message.user("go"));
-    step(m, "c1", "bash", "{\"command\":\"cat src/A.java\"}", FILE_V1);
-    step(m, "c2", "bash", "{\"command\": \"cat src/A.java \"}", FILE_V2);
+    List<Message> m =
+        conversation(
+            call("bash", "{\"command\":\"cat src/A.java\"}", FILE_V1),
+            call("bash", "{\"command\": \"cat src/A.java \"}", FILE_V2));
     assertThat(provider.compress(m, CFG).messages().get(2).content()).startsWith("[Superseded:");
   }
 
   @Test
   void readThreeTimes_bothEarlierCopiesPointToAVerbatimOne() {
-    List<Message> m = new ArrayList<>();
-    m.add(Message.user("go"));
-    step(m, "c1", "read_file", "{\"path\":\"A\"}", FILE_V1);
-    step(m, "c2", "read_file", "{\"path\":\"A\"}", FILE_V1);
-    step(m, "c3", "read_file", "{\"path\":\"A\"}", FILE_V2);
+    List<Message> m =
+        conversation(
+            call("read_file", "{\"path\":\"A\"}", FILE_V1),
+            call("read_file", "{\"path\":\"A\"}", FILE_V1),
+            call("read_file", "{\"path\":\"A\"}", FILE_V2));
     CompactionResult r = provider.compress(m, CFG);
     assertThat(r.messages().get(2).content()).contains("call c3 (message r-c3)");
     assertThat(r.messages().get(4).content()).contains("call c3 (message r-c3)");
@@ -91,23 +111,23 @@ class RedundancyProviderTest {
 
   @Test
   void differentArguments_orOtherTools_areNotReads() {
-    List<Message> m = new ArrayList<>();
-    m.add(Message.user("go"));
-    step(m, "c1", "read_file", "{\"path\":\"A\",\"offset\":1}", FILE_V1);
-    step(m, "c2", "read_file", "{\"path\":\"A\",\"offset\":50}", FILE_V2);
-    step(m, "c3", "shell", "{\"command\":\"mvn test\"}", FILE_V1 + "run 1");
-    step(m, "c4", "shell", "{\"command\":\"mvn test\"}", FILE_V1 + "run 2");
+    List<Message> m =
+        conversation(
+            call("read_file", "{\"path\":\"A\",\"offset\":1}", FILE_V1),
+            call("read_file", "{\"path\":\"A\",\"offset\":50}", FILE_V2),
+            call("shell", "{\"command\":\"mvn test\"}", FILE_V1 + "run 1"),
+            call("shell", "{\"command\":\"mvn test\"}", FILE_V1 + "run 2"));
     assertThat(provider.compress(m, CFG).messages()).isEqualTo(m);
   }
 
   @Test
   void pinned_keepHead_andShortOutputs_stay() {
-    List<Message> m = new ArrayList<>();
-    m.add(Message.user("go"));
-    step(m, "c1", "shell", "{}", FILE_V1);
-    step(m, "c2", "shell", "{}", "ok");
-    step(m, "c3", "shell", "{}", "ok");
-    step(m, "c4", "shell", "{}", FILE_V1);
+    List<Message> m =
+        conversation(
+            call("shell", "{}", FILE_V1),
+            call("shell", "{}", "ok"),
+            call("shell", "{}", "ok"),
+            call("shell", "{}", FILE_V1));
     m.set(2, m.get(2).toBuilder().pinned(true).build());
     assertThat(provider.compress(m, CFG).messages()).isEqualTo(m);
     m.set(2, m.get(2).toBuilder().pinned(false).build());
@@ -117,11 +137,11 @@ class RedundancyProviderTest {
 
   @Test
   void shouldCompress_whenTheRedundantShareExceedsThirtyPercent_orOverTheLimit() {
-    List<Message> m = new ArrayList<>();
-    m.add(Message.user("go"));
-    step(m, "c1", "shell", "{}", FILE_V1);
-    step(m, "c2", "shell", "{}", FILE_V2);
-    step(m, "c3", "shell", "{}", FILE_V2.replace("class A", "class B"));
+    List<Message> m =
+        conversation(
+            call("shell", "{}", FILE_V1),
+            call("shell", "{}", FILE_V2),
+            call("shell", "{}", FILE_V2.replace("class A", "class B")));
     assertThat(provider.shouldCompress(m, CFG)).isFalse();
     step(m, "c4", "shell", "{}", FILE_V1); // a quarter of the output tokens is redundant
     assertThat(provider.shouldCompress(m, CFG)).isFalse();
@@ -163,10 +183,9 @@ class RedundancyProviderTest {
 
   @Test
   void readTools_option_replacesTheDefaults() {
-    List<Message> m = new ArrayList<>();
-    m.add(Message.user("go"));
-    step(m, "c1", "fetch_doc", "{\"id\":1}", FILE_V1);
-    step(m, "c2", "fetch_doc", "{\"id\":1}", FILE_V2);
+    List<Message> m =
+        conversation(
+            call("fetch_doc", "{\"id\":1}", FILE_V1), call("fetch_doc", "{\"id\":1}", FILE_V2));
     assertThat(provider.compress(m, CFG).messages()).isEqualTo(m);
     CompressionConfig cfg =
         CompressionConfig.builder().extraConfig(Map.of("read_tools", List.of("Fetch_Doc"))).build();
