@@ -47,6 +47,25 @@ class StoredConversationTest {
     appendRaw(file, text.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** Appends the message "a", then makes a view that refers to it (views/compacted-001.jsonl). */
+  private static void compactToA(StoredConversation c) {
+    c.append(user("a", "1"));
+    c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
+  }
+
+  /**
+   * Reopened, the conversation's active messages are exactly {@code ids}, and the file of the view
+   * compacted-001 refers to exactly them.
+   */
+  private void assertReopenedWithRefs(String... ids) throws IOException {
+    try (StoredConversation c = StoredConversation.open(dir)) {
+      assertThat(c.activeMessages()).extracting(m -> m.id().value()).containsExactly(ids);
+    }
+    assertThat(Files.readAllLines(dir.resolve("views/compacted-001.jsonl")))
+        .containsExactly(
+            Stream.of(ids).map(id -> "{\"ref\":\"" + id + "\"}").toArray(String[]::new));
+  }
+
   @Test
   void open_newDirectory_createsLayoutWithEmptyMasterView() {
     Path conv = dir.resolve("a/b");
@@ -197,8 +216,7 @@ class StoredConversationTest {
   @Test
   void appendAll_whileACompactedViewIsActive_referencesThemInItsFile() throws IOException {
     try (StoredConversation c = StoredConversation.open(dir)) {
-      c.append(user("a", "1"));
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
+      compactToA(c);
       c.appendAll(List.of(user("b", "2"), user("c", "3")));
       assertThat(c.activeMessages()).extracting(m -> m.id().value()).containsExactly("a", "b", "c");
     }
@@ -484,43 +502,32 @@ class StoredConversationTest {
   @Test
   void open_crashBetweenMasterAndViewAppend_addsTheMissingReference() throws IOException {
     try (StoredConversation c = StoredConversation.open(dir)) {
-      c.append(user("a", "1"));
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
+      compactToA(c);
       c.append(user("b", "2"));
     }
     // the master line of "c" made it, its view line was torn
     appendRaw(master(), codec.writeLine(user("c", "3")) + "\n");
     appendRaw(dir.resolve("views/compacted-001.jsonl"), "{\"ref\":\"");
 
-    try (StoredConversation c = StoredConversation.open(dir)) {
-      assertThat(c.activeMessages()).extracting(m -> m.id().value()).containsExactly("a", "b", "c");
-    }
-    assertThat(Files.readAllLines(dir.resolve("views/compacted-001.jsonl")))
-        .containsExactly("{\"ref\":\"a\"}", "{\"ref\":\"b\"}", "{\"ref\":\"c\"}");
+    assertReopenedWithRefs("a", "b", "c");
   }
 
   @Test
   void open_crashAfterABatchsMasterLines_addsEveryMissingReference() throws IOException {
     try (StoredConversation c = StoredConversation.open(dir)) {
-      c.append(user("a", "1"));
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
+      compactToA(c);
     }
     // an appendAll's master lines made it, none of its view lines did
     appendRaw(
         master(), codec.writeLine(user("b", "2")) + "\n" + codec.writeLine(user("c", "3")) + "\n");
 
-    try (StoredConversation c = StoredConversation.open(dir)) {
-      assertThat(c.activeMessages()).extracting(m -> m.id().value()).containsExactly("a", "b", "c");
-    }
-    assertThat(Files.readAllLines(dir.resolve("views/compacted-001.jsonl")))
-        .containsExactly("{\"ref\":\"a\"}", "{\"ref\":\"b\"}", "{\"ref\":\"c\"}");
+    assertReopenedWithRefs("a", "b", "c");
   }
 
   @Test
   void open_tornLineInAViewNoLongerActive_isAnError() throws IOException {
     try (StoredConversation c = StoredConversation.open(dir)) {
-      c.append(user("a", "1"));
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
+      compactToA(c);
       c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
     }
     Path old = dir.resolve("views/compacted-001.jsonl");
@@ -570,8 +577,7 @@ class StoredConversationTest {
   @Test
   void open_viewReferencingUnknownMessage_failsNamingFileAndLine() throws IOException {
     try (StoredConversation c = StoredConversation.open(dir)) {
-      c.append(user("a", "1"));
-      c.switchTo(View.ofRefs(c.nextViewId(), List.of(MessageId.of("a"))));
+      compactToA(c);
     }
     Path viewFile = dir.resolve("views/compacted-001.jsonl");
     Files.writeString(viewFile, "{\"ref\":\"a\"}\n{\"ref\":\"nope\"}\n{\"ref\":\"a2\"}\n");
