@@ -39,6 +39,16 @@ class ImporterRegistryTest {
           "anthropic-messages",
           "openai-chat");
 
+  /** Reading {@code p} fails, and every format's reason for refusing it contains {@code reason}. */
+  private static void assertEveryFormatRefuses(Path p, String reason) {
+    assertThatThrownBy(() -> Importers.read(p))
+        .isInstanceOf(ImportException.class)
+        .satisfies(
+            e ->
+                assertThat(((ImportException) e).attempts().values())
+                    .allSatisfy(v -> assertThat(v).contains(reason)));
+  }
+
   @Test
   void builtIns_haveUniqueNamesAndDescriptions() {
     ImporterRegistry r = ImporterRegistry.builtIns();
@@ -129,12 +139,7 @@ class ImporterRegistryTest {
   void read_emptyFile_failsSayingItIsEmpty() throws IOException {
     Path p = Fixtures.write(dir, "empty.jsonl", "\n  \n");
 
-    assertThatThrownBy(() -> Importers.read(p))
-        .isInstanceOf(ImportException.class)
-        .satisfies(
-            e ->
-                assertThat(((ImportException) e).attempts().values())
-                    .allSatisfy(v -> assertThat(v).contains("empty")));
+    assertEveryFormatRefuses(p, "empty");
   }
 
   @Test
@@ -144,12 +149,7 @@ class ImporterRegistryTest {
     bytes[10] = 0;
     Path p = Files.write(dir.resolve("blob.bin"), bytes);
 
-    assertThatThrownBy(() -> Importers.read(p))
-        .isInstanceOf(ImportException.class)
-        .satisfies(
-            e ->
-                assertThat(((ImportException) e).attempts().values())
-                    .allSatisfy(v -> assertThat(v).contains("binary")));
+    assertEveryFormatRefuses(p, "binary");
   }
 
   @Test
