@@ -47,6 +47,17 @@ class StoredConversationTest {
     appendRaw(file, text.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Opening the directory fails on a malformed file, the message naming {@code where} and {@code
+   * what}.
+   */
+  private void assertOpenFails(String where, String what) {
+    assertThatThrownBy(() -> StoredConversation.open(dir))
+        .isInstanceOf(LogFormatException.class)
+        .hasMessageContaining(where)
+        .hasMessageContaining(what);
+  }
+
   /** Appends the message "a", then makes a view that refers to it (views/compacted-001.jsonl). */
   private static void compactToA(StoredConversation c) {
     c.append(user("a", "1"));
@@ -475,10 +486,7 @@ class StoredConversationTest {
   void open_duplicateMessageId_failsNamingBothLines() throws IOException {
     appendRaw(
         master(), codec.writeLine(user("a", "1")) + "\n" + codec.writeLine(user("a", "2")) + "\n");
-    assertThatThrownBy(() -> StoredConversation.open(dir))
-        .isInstanceOf(LogFormatException.class)
-        .hasMessageContaining(":2 ")
-        .hasMessageContaining("duplicate message id a (first on line 1)");
+    assertOpenFails(":2 ", "duplicate message id a (first on line 1)");
   }
 
   @Test
@@ -532,10 +540,7 @@ class StoredConversationTest {
     }
     Path old = dir.resolve("views/compacted-001.jsonl");
     appendRaw(old, "{\"ref\":\"");
-    assertThatThrownBy(() -> StoredConversation.open(dir))
-        .isInstanceOf(LogFormatException.class)
-        .hasMessageContaining(old.toAbsolutePath() + ":2 (byte offset 12)")
-        .hasMessageContaining("no longer active");
+    assertOpenFails(old.toAbsolutePath() + ":2 (byte offset 12)", "no longer active");
   }
 
   @Test
@@ -568,10 +573,7 @@ class StoredConversationTest {
     Files.writeString(master(), "\n" + String.join("\n", lines) + "\n");
 
     Path viewFile = dir.resolve("views/compacted-001.jsonl").toAbsolutePath();
-    assertThatThrownBy(() -> StoredConversation.open(dir))
-        .isInstanceOf(LogFormatException.class)
-        .hasMessageContaining(viewFile + ":1 (byte offset 0)")
-        .hasMessageContaining("do not match conversation.jsonl");
+    assertOpenFails(viewFile + ":1 (byte offset 0)", "do not match conversation.jsonl");
   }
 
   @Test
@@ -581,10 +583,7 @@ class StoredConversationTest {
     }
     Path viewFile = dir.resolve("views/compacted-001.jsonl");
     Files.writeString(viewFile, "{\"ref\":\"a\"}\n{\"ref\":\"nope\"}\n{\"ref\":\"a2\"}\n");
-    assertThatThrownBy(() -> StoredConversation.open(dir))
-        .isInstanceOf(LogFormatException.class)
-        .hasMessageContaining(viewFile.toAbsolutePath() + ":2 (byte offset 12)")
-        .hasMessageContaining("nope");
+    assertOpenFails(viewFile.toAbsolutePath() + ":2 (byte offset 12)", "nope");
   }
 
   @Test
