@@ -69,25 +69,17 @@ class AutoCompactorPropertyTest {
     PolicyReplay replay = new PolicyReplay(conversation, scenario, journal, stats);
     List<Message> messages = scenario.messages();
     for (int i = 0; i < messages.size(); i++) {
-      try {
-        CompactionOutcome o = replay.step(auto, messages.get(i), clock, ctx, true);
-        if (ONLY != null) { // one seed: show what the policy did
-          System.out.printf(Locale.ROOT, "%3d %-8s %s%n", i, messages.get(i).id(), o);
-        }
-      } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError(
-            scenario
-                + ", after message "
-                + i
-                + " ("
-                + messages.get(i).id()
-                + ") in view "
-                + conversation.activeView().id()
-                + " (rerun with -Dcompactor.property.seed="
-                + scenario.seed()
-                + "): "
-                + e.getMessage(),
-            e);
+      CompactionOutcome o =
+          replay.step(
+              auto,
+              messages,
+              i,
+              clock,
+              ctx,
+              scenario.toString(),
+              " (rerun with -Dcompactor.property.seed=" + scenario.seed() + ")");
+      if (ONLY != null) { // one seed: show what the policy did
+        System.out.printf(Locale.ROOT, "%3d %-8s %s%n", i, messages.get(i).id(), o);
       }
     }
   }

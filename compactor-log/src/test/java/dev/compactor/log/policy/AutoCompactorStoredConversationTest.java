@@ -72,21 +72,7 @@ class AutoCompactorStoredConversationTest {
         PolicyContext ctx = scenario.context(new StoredArchive(c));
         PolicyReplay replay = new PolicyReplay(c, scenario, reports, stats);
         for (; i < end; i++) {
-          try {
-            replay.step(auto, messages.get(i), clock, ctx, true);
-          } catch (AssertionError | RuntimeException e) {
-            throw new AssertionError(
-                scenario
-                    + " on disk, after message "
-                    + i
-                    + " ("
-                    + messages.get(i).id()
-                    + ") in view "
-                    + c.activeView().id()
-                    + ": "
-                    + e.getMessage(),
-                e);
-          }
+          replay.step(auto, messages, i, clock, ctx, scenario + " on disk", "");
         }
         checkJournalAndArchive(c, reports);
         if (segment < reopenAt.size()) {

@@ -295,6 +295,37 @@ final class PolicyReplay {
   }
 
   /**
+   * {@link #step} with the message {@code i} of {@code messages}, a failure rethrown as an {@link
+   * AssertionError} that names {@code what} was replayed, the message, the active view, then {@code
+   * hint}.
+   */
+  CompactionOutcome step(
+      AutoCompactor auto,
+      List<Message> messages,
+      int i,
+      ReplayClock clock,
+      PolicyContext ctx,
+      String what,
+      String hint) {
+    try {
+      return step(auto, messages.get(i), clock, ctx, true);
+    } catch (AssertionError | RuntimeException e) {
+      throw new AssertionError(
+          what
+              + ", after message "
+              + i
+              + " ("
+              + messages.get(i).id()
+              + ") in view "
+              + conversation.activeView().id()
+              + hint
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
    * Appends {@code message}, runs the policy with {@code ctx} and checks the invariants: validity,
    * master log growth, views and journal after every message; coverage, pinned messages, reasoning
    * and recovery of every master message whenever the policy did something, on every {@value
