@@ -86,15 +86,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * java -cp compactor-bench/target/benchmarks.jar dev.compactor.bench.ProxyOverheadBenchmark
  *     [--clients 32] [--rounds 3] [--warmup-rounds 1] [--turns 8] [--conversations 1]
  *     [--messages 200] [--tokens 60000] [--stream] [--upstream fake | minimal]
- *     [--model-delay 0] [--model gpt-4.1]
+ *     [--model-delay 0] [--model gpt-4.1] [--via proxy | relay]
  * </pre>
  *
- * Figures and how to read them: {@code docs/proxy.md}, "Overhead".
+ * <p>{@code --via relay} puts a byte relay ({@link TcpRelay}) where the proxy was: it copies each
+ * connection's bytes to the upstream and back without reading them, the floor of what any second
+ * hop costs on this machine.
+ *
+ * <p>Figures and how to read them: {@code docs/proxy.md}, "Overhead".
  */
 public final class ProxyOverheadBenchmark {
   private ProxyOverheadBenchmark() {}
 
   static final ObjectMapper JSON = new ObjectMapper();
+  private static final ThreadGroupsCpu THREADS = new ThreadGroupsCpu();
   static final String BUDGET = "400000";
 
   /** Settings of one run. */
@@ -109,12 +114,14 @@ public final class ProxyOverheadBenchmark {
       boolean stream,
       String upstream,
       int modelDelay,
-      String model) {}
+      String model,
+      boolean relay) {}
 
   /** One mode's measurements, with each call's time to the first byte of its answer's body. */
   static final class Sample extends CallSample {
     long[] firstByte = new long[0];
     long jitMillis; // the JIT compilers' time meanwhile, part of cpuNanos
+    final Map<String, Long> groupTicks = new java.util.HashMap<>(); // ThreadGroupsCpu, summed
 
     Sample(String mode) {
       super(mode);
@@ -124,6 +131,7 @@ public final class ProxyOverheadBenchmark {
       add(other.nanos, other.wallNanos, other.cpuNanos, other.errors);
       firstByte = concat(firstByte, other.firstByte);
       jitMillis += other.jitMillis;
+      other.groupTicks.forEach((g, t) -> groupTicks.merge(g, t, Long::sum));
     }
 
     double jitMsPerCall() {
@@ -146,6 +154,7 @@ public final class ProxyOverheadBenchmark {
     AtomicLong replies = new AtomicLong();
     FakeModelServer fake = null;
     MinimalUpstream minimal = null;
+    TcpRelay relay = null;
     String upstreamUrl;
     if (o.upstream().equals("fake")) {
       fake =
@@ -160,6 +169,9 @@ public final class ProxyOverheadBenchmark {
     } else {
       minimal = new MinimalUpstream(o.modelDelay());
       upstreamUrl = minimal.baseUrl();
+    }
+    if (o.relay()) {
+      relay = new TcpRelay(upstreamUrl);
     }
     try (ChatStore chats = ChatStores.open("sqlite:" + tmp.resolve("chats.db"));
         ProxyStore proxyStore = ProxyStore.openSqlite(tmp.resolve("chats.db"));
@@ -188,14 +200,18 @@ public final class ProxyOverheadBenchmark {
                 .connectTimeout(Duration.ofSeconds(10))
                 .build();
         String direct = upstreamUrl + "/chat/completions";
-        String proxied = server.baseUrl() + "/v1/chat/completions";
+        String proxied =
+            relay == null
+                ? server.baseUrl() + "/v1/chat/completions"
+                : relay.baseUrl(upstreamUrl) + "/chat/completions";
+        String second = relay == null ? "proxy" : "relay";
         List<String> probe = conversation(o, 0);
         System.out.printf(
             Locale.ROOT,
             "proxy overhead: %d clients, %d rounds per mode after %d warm-up round(s), %d"
                 + " conversation(s) × %d turns per client per round, %d items (%,d characters"
                 + " of JSON) per conversation, %s, upstream %s, model delay %d ms, model %s,"
-                + " store %s, %d CPUs, load average %.2f%n",
+                + " store %s, %d CPUs, load average %.2f%s%n",
             o.clients(),
             o.rounds(),
             o.warmupRounds(),
@@ -209,9 +225,13 @@ public final class ProxyOverheadBenchmark {
             o.model(),
             proxyStore.describe(),
             Runtime.getRuntime().availableProcessors(),
-            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+            relay == null
+                ? ""
+                : "; the second mode is a byte relay (TcpRelay), not the proxy: the floor of a"
+                    + " second hop, and the rows below that say \"proxy\" are the relay's");
         Sample directAll = new Sample("direct");
-        Sample proxyAll = new Sample("proxy");
+        Sample proxyAll = new Sample(second);
         List<double[]> pairs = new ArrayList<>(); // per round: p50, p99, share, ttfb p50 deltas
         AtomicLong seeds = new AtomicLong();
         for (int r = -o.warmupRounds(); r < o.rounds(); r++) {
@@ -225,12 +245,12 @@ public final class ProxyOverheadBenchmark {
                 round(
                     http,
                     isDirect ? direct : proxied,
-                    !isDirect,
+                    !isDirect && relay == null,
                     o,
                     seeds,
                     r < 0
-                        ? (isDirect ? "warm-up direct" : "warm-up proxy")
-                        : isDirect ? "direct" : "proxy");
+                        ? (isDirect ? "warm-up direct" : "warm-up " + second)
+                        : isDirect ? "direct" : second);
             if (fake != null) {
               fake.reset(); // it keeps every request it received
             }
@@ -255,6 +275,13 @@ public final class ProxyOverheadBenchmark {
         System.out.println();
         System.out.println("a first timed turn, as the proxy counted it: " + TOKENS.get());
         System.out.println(table(directAll, proxyAll, pairs));
+        for (Sample s : List.of(directAll, proxyAll)) {
+          StringBuilder line =
+              new StringBuilder("CPU ms per call by thread group, " + s.mode + ":");
+          ThreadGroupsCpu.perCall(Map.of(), s.groupTicks, s.nanos.length, 14)
+              .forEach((g, ms) -> line.append(String.format(Locale.ROOT, " %s %.2f;", g, ms)));
+          System.out.println(line);
+        }
         log.flush();
         List<String> warnings =
             Files.readAllLines(logFile).stream().filter(l -> l.contains("\"proxy\":")).toList();
@@ -274,6 +301,9 @@ public final class ProxyOverheadBenchmark {
       }
       if (minimal != null) {
         minimal.close();
+      }
+      if (relay != null) {
+        relay.close();
       }
       try (var files = Files.walk(tmp)) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
@@ -437,6 +467,7 @@ public final class ProxyOverheadBenchmark {
     long[][] firstBytes = new long[clients][];
     long[] failures = new long[clients];
     AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    AtomicLong clientCpu = new AtomicLong(); // the client threads' own, once each ends
     List<Thread> threads = new ArrayList<>();
     for (int c = 0; c < clients; c++) {
       int client = c;
@@ -482,6 +513,7 @@ public final class ProxyOverheadBenchmark {
                 } catch (InterruptedException e) {
                   return;
                 }
+                long cpuAtGo = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
                 for (int k = 0; k < convs.size(); k++) {
                   List<String> items = convs.get(k);
                   for (int turn = 0; turn < o.turns(); turn++) {
@@ -517,12 +549,15 @@ public final class ProxyOverheadBenchmark {
                 }
                 latencies[client] = Arrays.copyOf(mine, n);
                 firstBytes[client] = Arrays.copyOf(ttfb, n);
+                clientCpu.addAndGet(
+                    ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuAtGo);
               },
               "bench-client-" + c);
       threads.add(t);
       t.start();
     }
     seeded.await();
+    Map<String, Long> groups0 = THREADS.snapshot();
     long cpu0 = ServerLoadBenchmark.processCpuNanos();
     long jit0 = jitMillis();
     long start = System.nanoTime();
@@ -534,6 +569,8 @@ public final class ProxyOverheadBenchmark {
     s.wallNanos = System.nanoTime() - start;
     s.cpuNanos = ServerLoadBenchmark.processCpuNanos() - cpu0;
     s.jitMillis = jitMillis() - jit0;
+    THREADS.snapshot().forEach((g, t) -> s.groupTicks.put(g, t - groups0.getOrDefault(g, 0L)));
+    s.groupTicks.put("bench-client-#", clientCpu.get() / 10_000_000L); // in ticks of 10 ms
     for (int c = 0; c < clients; c++) {
       if (latencies[c] != null) {
         s.nanos = CallSample.concat(s.nanos, latencies[c]);
@@ -742,6 +779,7 @@ public final class ProxyOverheadBenchmark {
     String upstream = "fake";
     int modelDelay = 0;
     String model = "gpt-4.1";
+    boolean relay = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--clients" -> clients = positive(args, ++i);
@@ -763,11 +801,22 @@ public final class ProxyOverheadBenchmark {
         }
         case "--model-delay" -> modelDelay = Integer.parseInt(value(args, ++i));
         case "--model" -> model = value(args, ++i);
+        case "--via" -> {
+          String via = value(args, ++i);
+          if (!via.equals("proxy") && !via.equals("relay")) {
+            throw new IllegalArgumentException(
+                "--via is proxy (the compacting proxy) or relay (a byte relay), got \""
+                    + via
+                    + "\"");
+          }
+          relay = via.equals("relay");
+        }
         case "-h", "--help" -> {
           System.out.println(
               "usage: ProxyOverheadBenchmark [--clients N] [--rounds R] [--warmup-rounds R]"
                   + " [--turns N] [--conversations N] [--messages N] [--tokens N] [--stream]"
-                  + " [--upstream fake|minimal] [--model-delay MS] [--model NAME]");
+                  + " [--upstream fake|minimal] [--model-delay MS] [--model NAME]"
+                  + " [--via proxy|relay]");
           return null;
         }
         default ->
@@ -791,7 +840,8 @@ public final class ProxyOverheadBenchmark {
         stream,
         upstream,
         modelDelay,
-        model);
+        model,
+        relay);
   }
 
   private static String value(String[] args, int i) {
