@@ -1,6 +1,5 @@
 package dev.compactor.chat.store;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -51,17 +50,24 @@ public final class ConversationStore implements AutoCloseable {
   /** Longest conversation id. */
   public static final int MAX_ID_LENGTH = 512;
 
-  private static final String LOCATION = "classpath:dev/compactor/chat/store/conversation/";
+  private static final StoreDatabases.MigratedStore DATABASE =
+      new StoreDatabases.MigratedStore(
+          ConversationStore.class.getClassLoader(),
+          "classpath:dev/compactor/chat/store/conversation/",
+          HISTORY_TABLE,
+          "conversation database",
+          "compactor-conversations",
+          ChatStoreException::new);
 
   private final HikariDataSource ds;
   private final String description;
   private final boolean sqlite;
   private final ReentrantLock sqliteWrites = new ReentrantLock(true);
 
-  private ConversationStore(HikariDataSource ds, String description, boolean sqlite) {
-    this.ds = ds;
-    this.description = description;
-    this.sqlite = sqlite;
+  private ConversationStore(StoreDatabases.Opened db) {
+    this.ds = db.dataSource();
+    this.description = db.description();
+    this.sqlite = db.sqlite();
   }
 
   /**
@@ -85,16 +91,7 @@ public final class ConversationStore implements AutoCloseable {
    * @throws ChatStoreException when the file cannot be created, opened or migrated
    */
   public static ConversationStore openSqlite(Path file) {
-    Path abs = StoreDatabases.sqliteFile(file, "conversation database", ChatStoreException::new);
-    return open(
-        StoreDatabases.sqlitePool(
-            StoreDatabases.sqliteConfig(SqliteChatStore.DEFAULT_BUSY_TIMEOUT),
-            abs,
-            "compactor-conversations-sqlite"),
-        "sqlite",
-        null,
-        abs.toString(),
-        true);
+    return new ConversationStore(DATABASE.openSqlite(file));
   }
 
   /**
@@ -107,31 +104,7 @@ public final class ConversationStore implements AutoCloseable {
    */
   public static ConversationStore openPostgres(
       String jdbcUrl, Properties properties, String schema) {
-    HikariConfig hc =
-        StoreDatabases.postgresPool(
-            jdbcUrl, properties, schema, "compactor-conversations-postgresql", 10);
-    return open(
-        hc,
-        "postgresql",
-        StoreDatabases.schema(schema),
-        StoreDatabases.describePostgres(jdbcUrl, schema),
-        false);
-  }
-
-  private static ConversationStore open(
-      HikariConfig hc, String dialect, String schema, String description, boolean sqlite) {
-    HikariDataSource ds =
-        StoreDatabases.openMigrated(
-            hc,
-            ConversationStore.class.getClassLoader(),
-            LOCATION,
-            HISTORY_TABLE,
-            dialect,
-            schema,
-            "conversation database",
-            description,
-            ChatStoreException::new);
-    return new ConversationStore(ds, description, sqlite);
+    return new ConversationStore(DATABASE.openPostgres(jdbcUrl, properties, schema));
   }
 
   /**
@@ -208,9 +181,9 @@ public final class ConversationStore implements AutoCloseable {
   // ------------------------------------------------------------------ for DatabaseConversation
 
   /** Runs {@code work} in a read transaction (one snapshot). */
-  <T> T read(String what, JdbcChatStore.SqlWork<T> work) {
-    try (Connection c = ds.getConnection()) {
-      return JdbcChatStore.transaction(c, work);
+  <T> T read(String what, StoreDatabases.SqlWork<T> work) {
+    try {
+      return StoreDatabases.inTransaction(ds, null, work);
     } catch (SQLException e) {
       throw failed(what, e);
     }
@@ -220,12 +193,9 @@ public final class ConversationStore implements AutoCloseable {
    * Runs {@code work} in one write transaction; a unique-key violation (another writer got there
    * first) becomes a {@link ConversationConflictException}.
    */
-  <T> T write(String what, JdbcChatStore.SqlWork<T> work) {
-    if (sqlite) {
-      sqliteWrites.lock();
-    }
-    try (Connection c = ds.getConnection()) {
-      return JdbcChatStore.transaction(c, work);
+  <T> T write(String what, StoreDatabases.SqlWork<T> work) {
+    try {
+      return StoreDatabases.inTransaction(ds, sqlite ? sqliteWrites : null, work);
     } catch (SQLException e) {
       if (isUniqueViolation(e)) {
         throw new ConversationConflictException(
@@ -238,10 +208,6 @@ public final class ConversationStore implements AutoCloseable {
             e);
       }
       throw failed(what, e);
-    } finally {
-      if (sqlite) {
-        sqliteWrites.unlock();
-      }
     }
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.compactor.chat.auth.KeyStore;
 import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.store.StoreDatabases.SqlWork;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Usage;
 import dev.compactor.wire.json.Json;
@@ -220,32 +221,10 @@ abstract class JdbcChatStore implements ChatStore {
 
   // ------------------------------------------------------------------ listing, paging, deletion
 
-  /** SQL work on a connection inside a transaction the store opened. */
-  @FunctionalInterface
-  interface SqlWork<T> {
-    T run(Connection c) throws SQLException;
-  }
-
   /** Runs {@code work} in one read transaction (one snapshot of the database), then commits. */
   <T> T inReadTransaction(SqlWork<T> work) throws SQLException {
     try (Connection c = readConnection()) {
-      return transaction(c, work);
-    }
-  }
-
-  /**
-   * Runs {@code work} on {@code c} as one transaction: commits and returns its result, or rolls
-   * back and rethrows whatever it threw.
-   */
-  static <T> T transaction(Connection c, SqlWork<T> work) throws SQLException {
-    c.setAutoCommit(false);
-    try {
-      T out = work.run(c);
-      c.commit();
-      return out;
-    } catch (SQLException | RuntimeException | Error e) {
-      rollbackQuietly(c, e);
-      throw e;
+      return StoreDatabases.inTransaction(c, work);
     }
   }
 
@@ -777,14 +756,6 @@ abstract class JdbcChatStore implements ChatStore {
       ps.setNull(index, Types.BIGINT);
     } else {
       ps.setLong(index, v);
-    }
-  }
-
-  static void rollbackQuietly(Connection c, Throwable cause) {
-    try {
-      c.rollback();
-    } catch (SQLException e) {
-      cause.addSuppressed(e);
     }
   }
 

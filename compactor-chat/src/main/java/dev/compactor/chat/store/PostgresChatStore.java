@@ -3,6 +3,7 @@ package dev.compactor.chat.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.compactor.chat.base.ChatKey;
+import dev.compactor.chat.store.StoreDatabases.SqlWork;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -140,34 +141,28 @@ public final class PostgresChatStore extends JdbcChatStore {
 
   @Override
   <T> T runLocked(ChatKey key, ChatWork<T> work) throws SQLException {
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        boolean created = insertPlaceholder(c, key);
-        ChatRecord locked = readRecord(c, key, true);
-        ChatSnapshot snapshot = new ChatSnapshot(created ? null : locked, readMessages(c, key));
-        ChatWork.Outcome<T> outcome = work.run(snapshot);
-        if (outcome.update() == null) {
-          c.rollback();
+    return inWriteTransaction(
+        c -> {
+          boolean created = insertPlaceholder(c, key);
+          ChatRecord locked = readRecord(c, key, true);
+          ChatSnapshot snapshot = new ChatSnapshot(created ? null : locked, readMessages(c, key));
+          ChatWork.Outcome<T> outcome = work.run(snapshot);
+          if (outcome.update() == null) {
+            c.rollback();
+            return outcome.value();
+          }
+          if (!updateRecord(c, outcome.update().record(), locked.version())) {
+            throw new IllegalStateException("chat " + key + " changed under its row lock");
+          }
+          apply(c, key, snapshot.messages(), outcome.update());
           return outcome.value();
-        }
-        if (!updateRecord(c, outcome.update().record(), locked.version())) {
-          throw new IllegalStateException("chat " + key + " changed under its row lock");
-        }
-        apply(c, key, snapshot.messages(), outcome.update());
-        c.commit();
-        return outcome.value();
-      } catch (SQLException | RuntimeException | Error e) {
-        rollbackQuietly(c, e);
-        throw e;
-      }
-    }
+        });
   }
 
   @Override
   <T> T inWriteTransaction(SqlWork<T> work) throws SQLException {
     try (Connection c = dataSource.getConnection()) {
-      return transaction(c, work);
+      return StoreDatabases.inTransaction(c, work);
     }
   }
 

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.compactor.chat.base.ChatKey;
 import dev.compactor.chat.base.ChatTaskException;
+import dev.compactor.chat.store.StoreDatabases.SqlWork;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,7 +142,8 @@ public final class SqliteChatStore extends JdbcChatStore {
     try (Connection c = dataSource.getConnection()) {
       mode(c, SQLiteConfig.TransactionMode.DEFERRED);
       snapshot =
-          transaction(c, tx -> new ChatSnapshot(readRecord(tx, key, false), readMessages(tx, key)));
+          StoreDatabases.inTransaction(
+              c, tx -> new ChatSnapshot(readRecord(tx, key, false), readMessages(tx, key)));
     }
     ChatWork.Outcome<T> outcome = work.run(snapshot);
     if (outcome.update() == null) {
@@ -165,7 +167,7 @@ public final class SqliteChatStore extends JdbcChatStore {
     try (Connection c = dataSource.getConnection()) {
       mode(c, SQLiteConfig.TransactionMode.IMMEDIATE);
       try {
-        return transaction(c, work);
+        return StoreDatabases.inTransaction(c, work);
       } finally {
         mode(c, SQLiteConfig.TransactionMode.DEFERRED);
       }

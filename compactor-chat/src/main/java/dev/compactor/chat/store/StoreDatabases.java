@@ -5,9 +5,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -21,7 +24,8 @@ import org.sqlite.SQLiteDataSource;
  * opens its database: a SQLite file in WAL mode or a PostgreSQL URL with a plain schema name, a
  * connection pool that fails at once when the server refuses, and Flyway migrations, each store's
  * recorded in its own history table when it shares the database with the others. Each store passes
- * its own exception ({@link Failure}), so its errors keep their type and wording.
+ * its own exception ({@link Failure}), so its errors keep their type and wording. Their writes run
+ * in transactions through {@link #inTransaction}.
  */
 public final class StoreDatabases {
   private StoreDatabases() {}
@@ -42,6 +46,118 @@ public final class StoreDatabases {
   @FunctionalInterface
   public interface Failure {
     RuntimeException of(String message, Throwable cause);
+  }
+
+  /** SQL work on a connection inside a transaction the store opened. */
+  @FunctionalInterface
+  public interface SqlWork<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /**
+   * A store that keeps its own Flyway history in a database it may share with the other stores.
+   *
+   * @param loader the class loader that sees the scripts
+   * @param location the {@code classpath:} folder holding one folder of scripts per dialect
+   * @param historyTable the store's Flyway history table
+   * @param what the database, as errors name it ({@code "proxy database"})
+   * @param poolName the start of the pools' names, followed by {@code -sqlite} or {@code
+   *     -postgresql}
+   * @param failure the store's exception
+   */
+  public record MigratedStore(
+      ClassLoader loader,
+      String location,
+      String historyTable,
+      String what,
+      String poolName,
+      Failure failure) {
+    /**
+     * Opens (creating when missing) a SQLite file and migrates it, with the busy timeout of {@link
+     * SqliteChatStore#DEFAULT_BUSY_TIMEOUT}.
+     */
+    public Opened openSqlite(Path file) {
+      Path abs = sqliteFile(file, what, failure);
+      return open(
+          sqlitePool(sqliteConfig(SqliteChatStore.DEFAULT_BUSY_TIMEOUT), abs, poolName + "-sqlite"),
+          "sqlite",
+          null,
+          abs.toString(),
+          true);
+    }
+
+    /**
+     * Connects to PostgreSQL (a pool of 10 connections), creates the schema when missing and
+     * migrates it.
+     *
+     * @param schema the schema, or null for {@code public}
+     * @throws IllegalArgumentException when the URL is not a PostgreSQL JDBC URL or the schema is
+     *     not a plain identifier
+     */
+    public Opened openPostgres(String jdbcUrl, Properties properties, String schema) {
+      HikariConfig hc = postgresPool(jdbcUrl, properties, schema, poolName + "-postgresql", 10);
+      return open(hc, "postgresql", schema(schema), describePostgres(jdbcUrl, schema), false);
+    }
+
+    private Opened open(
+        HikariConfig hc, String dialect, String schema, String description, boolean sqlite) {
+      HikariDataSource ds =
+          openMigrated(
+              hc, loader, location, historyTable, dialect, schema, what, description, failure);
+      return new Opened(ds, description, sqlite);
+    }
+  }
+
+  /**
+   * A store's opened database.
+   *
+   * @param dataSource its connection pool
+   * @param description where the data is, for messages (no password)
+   * @param sqlite whether it is a SQLite file (one writer at a time)
+   */
+  public record Opened(HikariDataSource dataSource, String description, boolean sqlite) {}
+
+  /**
+   * Runs {@code work} on {@code c} as one transaction: commits and returns its result, or rolls
+   * back and rethrows whatever it threw. Work that rolls back itself leaves nothing to commit.
+   */
+  public static <T> T inTransaction(Connection c, SqlWork<T> work) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      T out = work.run(c);
+      c.commit();
+      return out;
+    } catch (SQLException | RuntimeException | Error e) {
+      rollbackQuietly(c, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Runs {@code work} as one transaction ({@link #inTransaction(Connection, SqlWork)}) on a
+   * connection of {@code ds}, holding {@code writeLock} throughout when it is not null.
+   */
+  public static <T> T inTransaction(DataSource ds, Lock writeLock, SqlWork<T> work)
+      throws SQLException {
+    if (writeLock != null) {
+      writeLock.lock();
+    }
+    try (Connection c = ds.getConnection()) {
+      return inTransaction(c, work);
+    } finally {
+      if (writeLock != null) {
+        writeLock.unlock();
+      }
+    }
+  }
+
+  /** Rolls {@code c} back; a failure to do so is added to {@code cause} as suppressed. */
+  public static void rollbackQuietly(Connection c, Throwable cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
   }
 
   /**

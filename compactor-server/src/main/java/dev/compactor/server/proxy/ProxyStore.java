@@ -1,9 +1,7 @@
 package dev.compactor.server.proxy;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.compactor.chat.store.ChatStores;
-import dev.compactor.chat.store.SqliteChatStore;
 import dev.compactor.chat.store.StoreDatabases;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -38,17 +36,24 @@ public final class ProxyStore implements AutoCloseable {
   /** The Flyway history table of the proxy's migrations. */
   public static final String HISTORY_TABLE = "proxy_schema_history";
 
-  private static final String LOCATION = "classpath:dev/compactor/server/proxy/migration/";
+  private static final StoreDatabases.MigratedStore DATABASE =
+      new StoreDatabases.MigratedStore(
+          ProxyStore.class.getClassLoader(),
+          "classpath:dev/compactor/server/proxy/migration/",
+          HISTORY_TABLE,
+          "proxy database",
+          "compactor-proxy",
+          ProxyStoreException::new);
 
   private final HikariDataSource ds;
   private final String description;
   private final boolean sqlite;
   private final ReentrantLock sqliteWrites = new ReentrantLock(true);
 
-  private ProxyStore(HikariDataSource ds, String description, boolean sqlite) {
-    this.ds = ds;
-    this.description = description;
-    this.sqlite = sqlite;
+  private ProxyStore(StoreDatabases.Opened db) {
+    this.ds = db.dataSource();
+    this.description = db.description();
+    this.sqlite = db.sqlite();
   }
 
   /**
@@ -212,16 +217,7 @@ public final class ProxyStore implements AutoCloseable {
    * @throws ProxyStoreException when the file cannot be opened or migrated
    */
   public static ProxyStore openSqlite(Path file) {
-    Path abs = StoreDatabases.sqliteFile(file, "proxy database", ProxyStoreException::new);
-    return open(
-        StoreDatabases.sqlitePool(
-            StoreDatabases.sqliteConfig(SqliteChatStore.DEFAULT_BUSY_TIMEOUT),
-            abs,
-            "compactor-proxy-sqlite"),
-        "sqlite",
-        null,
-        abs.toString(),
-        true);
+    return new ProxyStore(DATABASE.openSqlite(file));
   }
 
   /**
@@ -233,30 +229,7 @@ public final class ProxyStore implements AutoCloseable {
    * @throws ProxyStoreException when the database cannot be reached or migrated
    */
   public static ProxyStore openPostgres(String jdbcUrl, Properties properties, String schema) {
-    HikariConfig hc =
-        StoreDatabases.postgresPool(jdbcUrl, properties, schema, "compactor-proxy-postgresql", 10);
-    return open(
-        hc,
-        "postgresql",
-        StoreDatabases.schema(schema),
-        StoreDatabases.describePostgres(jdbcUrl, schema),
-        false);
-  }
-
-  private static ProxyStore open(
-      HikariConfig hc, String dialect, String schema, String description, boolean sqlite) {
-    HikariDataSource ds =
-        StoreDatabases.openMigrated(
-            hc,
-            ProxyStore.class.getClassLoader(),
-            LOCATION,
-            HISTORY_TABLE,
-            dialect,
-            schema,
-            "proxy database",
-            description,
-            ProxyStoreException::new);
-    return new ProxyStore(ds, description, sqlite);
+    return new ProxyStore(DATABASE.openPostgres(jdbcUrl, properties, schema));
   }
 
   /** Where the data is, for the startup line (no password). */
@@ -527,149 +500,121 @@ public final class ProxyStore implements AutoCloseable {
       String releaseKeyOf,
       List<LogEntry> appended,
       Activity activity) {
-    if (sqlite) {
-      sqliteWrites.lock();
-    }
-    try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        long now = System.currentTimeMillis();
-        if (releaseKeyOf != null) {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "UPDATE proxy_conversations SET external_key = NULL, updated_at = ? WHERE id = ?")) {
-            ps.setLong(1, now);
-            ps.setString(2, releaseKeyOf);
-            ps.executeUpdate();
-          }
-        }
-        if (expectedVersion < 0) {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "INSERT INTO proxy_conversations (id, tenant, api, external_key, forked_from,"
-                      + " last_length, last_digest, reply, view_items, view_system, view_covered,"
-                      + " compactions, version, created_at, updated_at)"
-                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, next.id());
-            ps.setString(2, next.tenant());
-            ps.setString(3, next.api());
-            setText(ps, 4, next.externalKey());
-            setText(ps, 5, next.forkedFrom());
-            bindState(ps, 6, next);
-            ps.setLong(14, now);
-            ps.setLong(15, now);
-            ps.executeUpdate();
-          }
-        } else if (activity != null) {
-          // the state and the activity in one statement: the common path of a continued request
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "UPDATE proxy_conversations SET last_length = ?, last_digest = ?, reply = ?,"
-                      + " view_items = ?, view_system = ?, view_covered = ?, compactions = ?,"
-                      + " version = ?, updated_at = ?, session_key = ?, upstream = ?, model = ?,"
-                      + " last_tokens = ?, reminded = ? WHERE id = ? AND version = ?")) {
-            bindState(ps, 1, next);
-            ps.setLong(9, now);
-            bindActivity(ps, 10, activity);
-            ps.setString(15, next.id());
-            ps.setLong(16, expectedVersion);
-            if (ps.executeUpdate() != 1) {
-              c.rollback();
-              return false;
+    try {
+      return write(
+          c -> {
+            long now = System.currentTimeMillis();
+            if (releaseKeyOf != null) {
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "UPDATE proxy_conversations SET external_key = NULL, updated_at = ? WHERE id = ?")) {
+                ps.setLong(1, now);
+                ps.setString(2, releaseKeyOf);
+                ps.executeUpdate();
+              }
             }
-          }
-        } else {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "UPDATE proxy_conversations SET last_length = ?, last_digest = ?, reply = ?,"
-                      + " view_items = ?, view_system = ?, view_covered = ?, compactions = ?,"
-                      + " version = ?, updated_at = ? WHERE id = ? AND version = ?")) {
-            bindState(ps, 1, next);
-            ps.setLong(9, now);
-            ps.setString(10, next.id());
-            ps.setLong(11, expectedVersion);
-            if (ps.executeUpdate() != 1) {
-              c.rollback();
-              return false;
+            if (expectedVersion < 0) {
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "INSERT INTO proxy_conversations (id, tenant, api, external_key, forked_from,"
+                          + " last_length, last_digest, reply, view_items, view_system, view_covered,"
+                          + " compactions, version, created_at, updated_at)"
+                          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, next.id());
+                ps.setString(2, next.tenant());
+                ps.setString(3, next.api());
+                setText(ps, 4, next.externalKey());
+                setText(ps, 5, next.forkedFrom());
+                bindState(ps, 6, next);
+                ps.setLong(14, now);
+                ps.setLong(15, now);
+                ps.executeUpdate();
+              }
+            } else if (activity != null) {
+              // the state and the activity in one statement: the common path of a continued request
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "UPDATE proxy_conversations SET last_length = ?, last_digest = ?, reply = ?,"
+                          + " view_items = ?, view_system = ?, view_covered = ?, compactions = ?,"
+                          + " version = ?, updated_at = ?, session_key = ?, upstream = ?, model = ?,"
+                          + " last_tokens = ?, reminded = ? WHERE id = ? AND version = ?")) {
+                bindState(ps, 1, next);
+                ps.setLong(9, now);
+                bindActivity(ps, 10, activity);
+                ps.setString(15, next.id());
+                ps.setLong(16, expectedVersion);
+                if (ps.executeUpdate() != 1) {
+                  c.rollback();
+                  return false;
+                }
+              }
+            } else {
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "UPDATE proxy_conversations SET last_length = ?, last_digest = ?, reply = ?,"
+                          + " view_items = ?, view_system = ?, view_covered = ?, compactions = ?,"
+                          + " version = ?, updated_at = ? WHERE id = ? AND version = ?")) {
+                bindState(ps, 1, next);
+                ps.setLong(9, now);
+                ps.setString(10, next.id());
+                ps.setLong(11, expectedVersion);
+                if (ps.executeUpdate() != 1) {
+                  c.rollback();
+                  return false;
+                }
+              }
             }
-          }
-        }
-        if (activity != null && expectedVersion < 0) {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "UPDATE proxy_conversations SET session_key = ?, upstream = ?, model = ?,"
-                      + " last_tokens = ?, reminded = ? WHERE id = ?")) {
-            bindActivity(ps, 1, activity);
-            ps.setString(6, next.id());
-            ps.executeUpdate();
-          }
-        }
-        int seq = 0;
-        Integer replySeq = null;
-        try (PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT COALESCE(MAX(seq), -1) FROM proxy_log WHERE conversation_id = ?")) {
-          ps.setString(1, next.id());
-          try (ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            seq = rs.getInt(1) + 1;
-          }
-        }
-        try (PreparedStatement ps =
-            c.prepareStatement(
-                "INSERT INTO proxy_log (conversation_id, seq, kind, digest, body, created_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?)")) {
-          for (LogEntry e : appended) {
-            if (e.kind().equals("reply")) {
-              replySeq = seq;
+            if (activity != null && expectedVersion < 0) {
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "UPDATE proxy_conversations SET session_key = ?, upstream = ?, model = ?,"
+                          + " last_tokens = ?, reminded = ? WHERE id = ?")) {
+                bindActivity(ps, 1, activity);
+                ps.setString(6, next.id());
+                ps.executeUpdate();
+              }
             }
-            ps.setString(1, next.id());
-            ps.setInt(2, seq++);
-            ps.setString(3, e.kind());
-            ps.setString(4, e.digest());
-            ps.setString(5, e.body());
-            ps.setLong(6, now);
-            ps.addBatch();
-          }
-          ps.executeBatch();
-        }
-        if (activity != null && activity.request() != null) {
-          insertRequest(c, next.id(), activity.request(), now, replySeq);
-        }
-        c.commit();
-        return true;
-      } catch (SQLException | RuntimeException e) {
-        try {
-          c.rollback();
-        } catch (SQLException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
-      }
+            int seq = nextSeq(c, "proxy_log", next.id());
+            Integer replySeq = null;
+            try (PreparedStatement ps =
+                c.prepareStatement(
+                    "INSERT INTO proxy_log (conversation_id, seq, kind, digest, body, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?)")) {
+              for (LogEntry e : appended) {
+                if (e.kind().equals("reply")) {
+                  replySeq = seq;
+                }
+                ps.setString(1, next.id());
+                ps.setInt(2, seq++);
+                ps.setString(3, e.kind());
+                ps.setString(4, e.digest());
+                ps.setString(5, e.body());
+                ps.setLong(6, now);
+                ps.addBatch();
+              }
+              ps.executeBatch();
+            }
+            if (activity != null && activity.request() != null) {
+              insertRequest(c, next.id(), activity.request(), now, replySeq);
+            }
+            return true;
+          });
     } catch (SQLException e) {
       if (expectedVersion < 0 && isUniqueViolation(e)) {
         return false;
       }
       throw failed("saving conversation " + next.id(), e);
-    } finally {
-      if (sqlite) {
-        sqliteWrites.unlock();
-      }
     }
+  }
+
+  /** Runs {@code work} in one write transaction; on SQLite this process's writers take turns. */
+  private <T> T write(StoreDatabases.SqlWork<T> work) throws SQLException {
+    return StoreDatabases.inTransaction(ds, sqlite ? sqliteWrites : null, work);
   }
 
   private static void insertRequest(Connection c, String id, Request r, long now, Integer replySeq)
       throws SQLException {
-    int seq;
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT COALESCE(MAX(seq), -1) FROM proxy_requests WHERE conversation_id = ?")) {
-      ps.setString(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        seq = rs.getInt(1) + 1;
-      }
-    }
+    int seq = nextSeq(c, "proxy_requests", id);
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT INTO proxy_requests (conversation_id, seq, created_at, action, tokens_before,"
@@ -689,6 +634,20 @@ public final class ProxyStore implements AutoCloseable {
         ps.setInt(9, replySeq);
       }
       ps.executeUpdate();
+    }
+  }
+
+  /** The {@code seq} after the last of the conversation's rows in {@code table}, 0 for none. */
+  private static int nextSeq(Connection c, String table, String conversationId)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT COALESCE(MAX(seq), -1) FROM " + table + " WHERE conversation_id = ?")) {
+      ps.setString(1, conversationId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1) + 1;
+      }
     }
   }
 
@@ -739,35 +698,29 @@ public final class ProxyStore implements AutoCloseable {
 
   /** Deletes a conversation of the tenant, its log and its requests; false when there is none. */
   public boolean delete(String tenant, String id) {
-    if (sqlite) {
-      sqliteWrites.lock();
-    }
-    try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      int n;
-      try (PreparedStatement ps =
-          c.prepareStatement("DELETE FROM proxy_conversations WHERE tenant = ? AND id = ?")) {
-        ps.setString(1, tenant);
-        ps.setString(2, id);
-        n = ps.executeUpdate();
-      }
-      if (n > 0) {
-        for (String table : new String[] {"proxy_log", "proxy_requests"}) {
-          try (PreparedStatement ps =
-              c.prepareStatement("DELETE FROM " + table + " WHERE conversation_id = ?")) {
-            ps.setString(1, id);
-            ps.executeUpdate();
-          }
-        }
-      }
-      c.commit();
-      return n > 0;
+    try {
+      return write(
+          c -> {
+            int n;
+            try (PreparedStatement ps =
+                c.prepareStatement("DELETE FROM proxy_conversations WHERE tenant = ? AND id = ?")) {
+              ps.setString(1, tenant);
+              ps.setString(2, id);
+              n = ps.executeUpdate();
+            }
+            if (n > 0) {
+              for (String table : new String[] {"proxy_log", "proxy_requests"}) {
+                try (PreparedStatement ps =
+                    c.prepareStatement("DELETE FROM " + table + " WHERE conversation_id = ?")) {
+                  ps.setString(1, id);
+                  ps.executeUpdate();
+                }
+              }
+            }
+            return n > 0;
+          });
     } catch (SQLException e) {
       throw failed("deleting conversation " + id, e);
-    } finally {
-      if (sqlite) {
-        sqliteWrites.unlock();
-      }
     }
   }
 
@@ -792,56 +745,41 @@ public final class ProxyStore implements AutoCloseable {
   }
 
   private int deleteBatch(long cutoff, int batch) {
-    if (sqlite) {
-      sqliteWrites.lock();
-    }
-    try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        // RETURNING names exactly the rows deleted: on PostgreSQL a row a concurrent request
-        // updated meanwhile is re-checked against the cutoff after its lock and kept.
-        List<String> ids = new ArrayList<>();
-        try (PreparedStatement ps =
-            c.prepareStatement(
-                "DELETE FROM proxy_conversations WHERE id IN (SELECT id FROM proxy_conversations"
-                    + " WHERE updated_at < ? LIMIT ?) AND updated_at < ? RETURNING id")) {
-          ps.setLong(1, cutoff);
-          ps.setInt(2, batch);
-          ps.setLong(3, cutoff);
-          try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              ids.add(rs.getString(1));
+    try {
+      return write(
+          c -> {
+            // RETURNING names exactly the rows deleted: on PostgreSQL a row a concurrent request
+            // updated meanwhile is re-checked against the cutoff after its lock and kept.
+            List<String> ids = new ArrayList<>();
+            try (PreparedStatement ps =
+                c.prepareStatement(
+                    "DELETE FROM proxy_conversations WHERE id IN (SELECT id FROM proxy_conversations"
+                        + " WHERE updated_at < ? LIMIT ?) AND updated_at < ? RETURNING id")) {
+              ps.setLong(1, cutoff);
+              ps.setInt(2, batch);
+              ps.setLong(3, cutoff);
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  ids.add(rs.getString(1));
+                }
+              }
             }
-          }
-        }
-        for (String table : new String[] {"proxy_log", "proxy_requests"}) {
-          try (PreparedStatement ps =
-              c.prepareStatement("DELETE FROM " + table + " WHERE conversation_id = ?")) {
-            for (String id : ids) {
-              ps.setString(1, id);
-              ps.addBatch();
+            for (String table : new String[] {"proxy_log", "proxy_requests"}) {
+              try (PreparedStatement ps =
+                  c.prepareStatement("DELETE FROM " + table + " WHERE conversation_id = ?")) {
+                for (String id : ids) {
+                  ps.setString(1, id);
+                  ps.addBatch();
+                }
+                if (!ids.isEmpty()) {
+                  ps.executeBatch();
+                }
+              }
             }
-            if (!ids.isEmpty()) {
-              ps.executeBatch();
-            }
-          }
-        }
-        c.commit();
-        return ids.size();
-      } catch (SQLException | RuntimeException e) {
-        try {
-          c.rollback();
-        } catch (SQLException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
-      }
+            return ids.size();
+          });
     } catch (SQLException e) {
       throw failed("deleting conversations inactive since " + Instant.ofEpochMilli(cutoff), e);
-    } finally {
-      if (sqlite) {
-        sqliteWrites.unlock();
-      }
     }
   }
 
