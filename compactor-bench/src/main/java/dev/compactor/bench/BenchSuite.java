@@ -56,8 +56,8 @@ public final class BenchSuite {
       switch (args[i]) {
         case "--quick" -> quick = true;
         case "--quiet" -> quiet = true;
-        case "--corpus" -> corpus = value(args, ++i, "--corpus");
-        case "--out" -> out = Path.of(value(args, ++i, "--out"));
+        case "--corpus" -> corpus = BenchSupport.value(args, ++i);
+        case "--out" -> out = Path.of(BenchSupport.value(args, ++i));
         case "-h", "--help" -> {
           System.out.println(
               "usage: BenchSuite [--quick] [--corpus gptme-2000.conversation.jsonl.gz]"
@@ -94,13 +94,6 @@ public final class BenchSuite {
       Files.writeString(out, table + kept);
       System.out.println("written to " + out);
     }
-  }
-
-  private static String value(String[] args, int i, String flag) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(flag + " needs a value");
-    }
-    return args[i];
   }
 
   /** The results as a Markdown table, one row per benchmark and parameter set. */

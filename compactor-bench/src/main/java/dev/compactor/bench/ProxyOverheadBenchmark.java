@@ -17,8 +17,6 @@ import dev.compactor.server.proxy.ProxyRoutes;
 import dev.compactor.server.proxy.ProxyStore;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.Reply;
-import java.io.BufferedOutputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -175,16 +173,8 @@ public final class ProxyOverheadBenchmark {
     }
     try (ChatStore chats = ChatStores.open("sqlite:" + tmp.resolve("chats.db"));
         ProxyStore proxyStore = ProxyStore.openSqlite(tmp.resolve("chats.db"));
-        PrintStream log =
-            new PrintStream(
-                new BufferedOutputStream(new FileOutputStream(logFile.toFile())),
-                true,
-                StandardCharsets.UTF_8)) {
-      ServerSettings settings =
-          ServerSettings.builder()
-              .port(0)
-              .upstream(new Upstream("openai", upstreamUrl, null))
-              .build();
+        PrintStream log = BenchSupport.requestLog(logFile)) {
+      ServerSettings settings = BenchSupport.settings(new Upstream("openai", upstreamUrl, null));
       try (CompactorServer server =
           CompactorServer.start(
               settings,
@@ -194,11 +184,7 @@ public final class ProxyOverheadBenchmark {
               new ServerMetrics(),
               proxyStore,
               Map.of())) {
-        HttpClient http =
-            HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
+        HttpClient http = BenchSupport.http1Client();
         String direct = upstreamUrl + "/chat/completions";
         String proxied =
             relay == null
@@ -558,7 +544,7 @@ public final class ProxyOverheadBenchmark {
     }
     seeded.await();
     Map<String, Long> groups0 = THREADS.snapshot();
-    long cpu0 = ServerLoadBenchmark.processCpuNanos();
+    long cpu0 = BenchSupport.processCpuNanos();
     long jit0 = jitMillis();
     long start = System.nanoTime();
     go.countDown();
@@ -567,7 +553,7 @@ public final class ProxyOverheadBenchmark {
     }
     Sample s = new Sample(mode);
     s.wallNanos = System.nanoTime() - start;
-    s.cpuNanos = ServerLoadBenchmark.processCpuNanos() - cpu0;
+    s.cpuNanos = BenchSupport.processCpuNanos() - cpu0;
     s.jitMillis = jitMillis() - jit0;
     THREADS.snapshot().forEach((g, t) -> s.groupTicks.put(g, t - groups0.getOrDefault(g, 0L)));
     s.groupTicks.put("bench-client-#", clientCpu.get() / 10_000_000L); // in ticks of 10 ms
@@ -782,16 +768,16 @@ public final class ProxyOverheadBenchmark {
     boolean relay = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--clients" -> clients = positive(args, ++i);
-        case "--rounds" -> rounds = positive(args, ++i);
-        case "--warmup-rounds" -> warmupRounds = Integer.parseInt(value(args, ++i));
-        case "--turns" -> turns = positive(args, ++i);
-        case "--conversations" -> conversations = positive(args, ++i);
-        case "--messages" -> messages = positive(args, ++i);
-        case "--tokens" -> tokens = positive(args, ++i);
+        case "--clients" -> clients = BenchSupport.positive(args, ++i);
+        case "--rounds" -> rounds = BenchSupport.positive(args, ++i);
+        case "--warmup-rounds" -> warmupRounds = Integer.parseInt(BenchSupport.value(args, ++i));
+        case "--turns" -> turns = BenchSupport.positive(args, ++i);
+        case "--conversations" -> conversations = BenchSupport.positive(args, ++i);
+        case "--messages" -> messages = BenchSupport.positive(args, ++i);
+        case "--tokens" -> tokens = BenchSupport.positive(args, ++i);
         case "--stream" -> stream = true;
         case "--upstream" -> {
-          upstream = value(args, ++i);
+          upstream = BenchSupport.value(args, ++i);
           if (!upstream.equals("fake") && !upstream.equals("minimal")) {
             throw new IllegalArgumentException(
                 "--upstream is fake (the testkit's FakeModelServer) or minimal, got \""
@@ -799,10 +785,10 @@ public final class ProxyOverheadBenchmark {
                     + "\"");
           }
         }
-        case "--model-delay" -> modelDelay = Integer.parseInt(value(args, ++i));
-        case "--model" -> model = value(args, ++i);
+        case "--model-delay" -> modelDelay = Integer.parseInt(BenchSupport.value(args, ++i));
+        case "--model" -> model = BenchSupport.value(args, ++i);
         case "--via" -> {
-          String via = value(args, ++i);
+          String via = BenchSupport.value(args, ++i);
           if (!via.equals("proxy") && !via.equals("relay")) {
             throw new IllegalArgumentException(
                 "--via is proxy (the compacting proxy) or relay (a byte relay), got \""
@@ -842,26 +828,5 @@ public final class ProxyOverheadBenchmark {
         modelDelay,
         model,
         relay);
-  }
-
-  private static String value(String[] args, int i) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(args[i - 1] + " needs a value");
-    }
-    return args[i];
-  }
-
-  private static int positive(String[] args, int i) {
-    String v = value(args, i);
-    try {
-      int n = Integer.parseInt(v);
-      if (n < 1) {
-        throw new IllegalArgumentException(args[i - 1] + " must be at least 1, got " + v);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          args[i - 1] + " takes a whole number, got \"" + v + "\"", e);
-    }
   }
 }

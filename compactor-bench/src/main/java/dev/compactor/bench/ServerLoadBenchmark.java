@@ -16,8 +16,6 @@ import dev.compactor.server.Upstream;
 import dev.compactor.server.UpstreamModels;
 import dev.compactor.testkit.model.FakeModelServer;
 import dev.compactor.testkit.model.Reply;
-import java.io.BufferedOutputStream;
-import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -105,15 +103,15 @@ public final class ServerLoadBenchmark {
     String client = "jdk";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--clients" -> clients = positive(args, ++i, "--clients");
-        case "--seconds" -> seconds = positive(args, ++i, "--seconds");
-        case "--rounds" -> rounds = positive(args, ++i, "--rounds");
-        case "--warmup" -> warmup = positive(args, ++i, "--warmup");
-        case "--chat-calls" -> chatCalls = positive(args, ++i, "--chat-calls");
-        case "--model-delay" -> modelDelay = Integer.parseInt(value(args, ++i, "--model-delay"));
-        case "--db" -> db = value(args, ++i, "--db");
+        case "--clients" -> clients = BenchSupport.positive(args, ++i);
+        case "--seconds" -> seconds = BenchSupport.positive(args, ++i);
+        case "--rounds" -> rounds = BenchSupport.positive(args, ++i);
+        case "--warmup" -> warmup = BenchSupport.positive(args, ++i);
+        case "--chat-calls" -> chatCalls = BenchSupport.positive(args, ++i);
+        case "--model-delay" -> modelDelay = Integer.parseInt(BenchSupport.value(args, ++i));
+        case "--db" -> db = BenchSupport.value(args, ++i);
         case "--client" -> {
-          client = value(args, ++i, "--client");
+          client = BenchSupport.value(args, ++i);
           if (!client.equals("jdk") && !client.equals("urlconnection")) {
             throw new IllegalArgumentException(
                 "--client is jdk (java.net.http) or urlconnection (HttpURLConnection), got \""
@@ -148,16 +146,9 @@ public final class ServerLoadBenchmark {
                 .replyWith(r -> Reply.text("echo: " + r.lastUserText()).usage(200, 12).delay(delay))
                 .start();
         ChatStore store = ChatStores.open(where);
-        PrintStream log =
-            new PrintStream(
-                new BufferedOutputStream(new FileOutputStream(logFile.toFile())),
-                true,
-                StandardCharsets.UTF_8)) {
+        PrintStream log = BenchSupport.requestLog(logFile)) {
       ServerSettings settings =
-          ServerSettings.builder()
-              .port(0)
-              .upstream(new Upstream("fake", model.baseUrl(), KEY_ENV))
-              .build();
+          BenchSupport.settings(new Upstream("fake", model.baseUrl(), KEY_ENV));
       ChatModelOptions options =
           ChatModelOptions.builder()
               .retryPolicy(RetryPolicy.none())
@@ -170,11 +161,7 @@ public final class ServerLoadBenchmark {
               .build();
       try (CompactorServer server =
           CompactorServer.start(settings, service, Tenants.localMode(), log)) {
-        HttpClient http =
-            HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
+        HttpClient http = BenchSupport.http1Client();
         String base = server.baseUrl() + "/v1/chats/";
         // The library is called with a built request (a library caller has no JSON to parse);
         // over HTTP, parsing the request and writing the result are part of what HTTP adds.
@@ -349,7 +336,7 @@ public final class ServerLoadBenchmark {
       threads.add(t);
       t.start();
     }
-    long cpu0 = processCpuNanos();
+    long cpu0 = BenchSupport.processCpuNanos();
     window[0] = System.nanoTime();
     window[1] = window[0] + seconds * 1_000_000_000L;
     go.countDown();
@@ -357,7 +344,7 @@ public final class ServerLoadBenchmark {
       t.join();
     }
     long wall = System.nanoTime() - window[0];
-    long cpu = processCpuNanos() - cpu0;
+    long cpu = BenchSupport.processCpuNanos() - cpu0;
     int total = 0;
     for (long[] l : latencies) {
       total += l == null ? 0 : l.length;
@@ -423,34 +410,5 @@ public final class ServerLoadBenchmark {
             CallSample.verdict(p99 <= 10),
             web.cpuMsPerCall() - lib.cpuMsPerCall()));
     return sb.toString();
-  }
-
-  /** CPU time this process has used so far (every thread), in nanoseconds. */
-  static long processCpuNanos() {
-    if (ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os) {
-      return os.getProcessCpuTime();
-    }
-    return 0;
-  }
-
-  private static String value(String[] args, int i, String flag) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(flag + " needs a value");
-    }
-    return args[i];
-  }
-
-  private static int positive(String[] args, int i, String flag) {
-    String v = value(args, i, flag);
-    try {
-      int n = Integer.parseInt(v);
-      if (n < 1) {
-        throw new IllegalArgumentException(flag + " must be at least 1, got " + v);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(flag + " takes a whole number, got \"" + v + "\"", e);
-    }
   }
 }
