@@ -582,46 +582,19 @@ public final class ProxyOverheadBenchmark {
   /** Both modes pooled, what the proxy adds (pooled, and the median of the round-pairs). */
   static String table(Sample direct, Sample proxy, List<double[]> pairs) {
     StringBuilder sb = new StringBuilder();
-    sb.append(
-        "| mode | calls | calls/s | p50 ms | p90 ms | p99 ms | first byte p50 ms | first byte p99"
-            + " ms | CPU ms/call | failed |\n");
-    sb.append("|---|---|---|---|---|---|---|---|---|---|\n");
+    sb.append(CallSample.tableHead("first byte p50 ms", "first byte p99 ms"));
     for (Sample s : List.of(direct, proxy)) {
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d |%n",
-              s.mode,
-              s.nanos.length,
-              s.perSecond(),
-              s.ms(50),
-              s.ms(90),
-              s.ms(99),
-              s.ttfbMs(50),
-              s.ttfbMs(99),
-              s.cpuMsPerCall(),
-              s.errors));
+      sb.append(s.tableRow(s.ttfbMs(50), s.ttfbMs(99)));
     }
-    double p50 = proxy.ms(50) - direct.ms(50);
-    double p99 = proxy.ms(99) - direct.ms(99);
-    double share = 100 * proxy.perSecond() / direct.perSecond();
     double ttfb = proxy.ttfbMs(50) - direct.ttfbMs(50);
     sb.append(
-        String.format(
-            Locale.ROOT,
-            "| added by the proxy (pooled) | | %.1f %% of direct (aim ≥ 90 %%: %s) | %+.2f (aim ≤ 2:"
-                + " %s) | %+.2f | %+.2f (aim ≤ 10: %s) | %+.2f (aim ≤ 1: %s) | %+.2f | %+.2f | |%n",
-            share,
-            CallSample.verdict(share >= 90),
-            p50,
-            CallSample.verdict(p50 <= 2),
-            proxy.ms(90) - direct.ms(90),
-            p99,
-            CallSample.verdict(p99 <= 10),
-            ttfb,
-            CallSample.verdict(ttfb <= 1),
-            proxy.ttfbMs(99) - direct.ttfbMs(99),
-            proxy.cpuMsPerCall() - direct.cpuMsPerCall()));
+        CallSample.addedRow(
+            "added by the proxy (pooled)",
+            "direct",
+            direct,
+            proxy,
+            String.format(Locale.ROOT, "%+.2f (aim ≤ 1: %s)", ttfb, CallSample.verdict(ttfb <= 1)),
+            String.format(Locale.ROOT, "%+.2f", proxy.ttfbMs(99) - direct.ttfbMs(99))));
     sb.append(
         String.format(
             Locale.ROOT,

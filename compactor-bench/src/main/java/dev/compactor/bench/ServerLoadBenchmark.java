@@ -376,39 +376,9 @@ public final class ServerLoadBenchmark {
 
   /** The two modes and what HTTP adds, as a Markdown table, with the aims. */
   static String table(Sample lib, Sample web) {
-    StringBuilder sb = new StringBuilder();
-    sb.append("| mode | calls | calls/s | p50 ms | p90 ms | p99 ms | CPU ms/call | failed |\n");
-    sb.append("|---|---|---|---|---|---|---|---|\n");
-    for (Sample s : List.of(lib, web)) {
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %d |%n",
-              s.mode,
-              s.nanos.length,
-              s.perSecond(),
-              s.ms(50),
-              s.ms(90),
-              s.ms(99),
-              s.cpuMsPerCall(),
-              s.errors));
-    }
-    double p50 = web.ms(50) - lib.ms(50);
-    double p99 = web.ms(99) - lib.ms(99);
-    double share = 100 * web.perSecond() / lib.perSecond();
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "| added by HTTP | | %.1f %% of the library's (aim ≥ 90 %%: %s) | %+.2f (aim ≤ 2: %s)"
-                + " | %+.2f | %+.2f (aim ≤ 10: %s) | %+.2f | |%n",
-            share,
-            CallSample.verdict(share >= 90),
-            p50,
-            CallSample.verdict(p50 <= 2),
-            web.ms(90) - lib.ms(90),
-            p99,
-            CallSample.verdict(p99 <= 10),
-            web.cpuMsPerCall() - lib.cpuMsPerCall()));
-    return sb.toString();
+    return CallSample.tableHead()
+        + lib.tableRow()
+        + web.tableRow()
+        + CallSample.addedRow("added by HTTP", "the library's", lib, web);
   }
 }
