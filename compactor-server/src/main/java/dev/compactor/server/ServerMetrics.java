@@ -304,25 +304,23 @@ public final class ServerMetrics {
   private void compacted(String kind, String trigger, SummaryReport s, CallUsage usage) {
     compactions(kind, trigger).increment();
     summary(trigger, "created");
-    Counter.builder("compactor.compaction.messages")
-        .description("Messages in the chat before and after summary compaction")
-        .tag("kind", kind)
-        .tag("trigger", trigger)
-        .tag("stage", "before")
-        .register(registry)
-        .increment(s.messageCountBefore());
-    Counter.builder("compactor.compaction.messages")
-        .description("Messages in the chat before and after summary compaction")
-        .tag("kind", kind)
-        .tag("trigger", trigger)
-        .tag("stage", "after")
-        .register(registry)
-        .increment(s.messageCountAfter());
+    compactionMessages(kind, trigger, "before", s.messageCountBefore());
+    compactionMessages(kind, trigger, "after", s.messageCountAfter());
     if (usage != null) {
       tokens("summary", usage);
       compactionTokens(kind, trigger, "before", usage.promptTokens());
       compactionTokens(kind, trigger, "after", usage.completionTokens());
     }
+  }
+
+  private void compactionMessages(String kind, String trigger, String stage, long messages) {
+    Counter.builder("compactor.compaction.messages")
+        .description("Messages in the chat before and after summary compaction")
+        .tag("kind", kind)
+        .tag("trigger", trigger)
+        .tag("stage", stage)
+        .register(registry)
+        .increment(messages);
   }
 
   private void compactionTokens(String kind, String trigger, String stage, long tokens) {
