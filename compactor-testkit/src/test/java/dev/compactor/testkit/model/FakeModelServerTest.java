@@ -216,6 +216,25 @@ class FakeModelServerTest {
     return "{\"model\":\"m\",\"max_tokens\":10,\"messages\":[" + String.join(",", messages) + "]}";
   }
 
+  /** {@link #rejection} of a Chat Completions request with these messages. */
+  private String chatRejection(String... messages) throws Exception {
+    return rejection("/chat/completions", chatBody(messages));
+  }
+
+  /** {@link #rejection} of a Responses request with these input items. */
+  private String responsesRejection(String... items) throws Exception {
+    return rejection("/responses", responsesBody(items));
+  }
+
+  /** {@link #rejection} of a Messages request with these messages. */
+  private String messagesRejection(String... messages) throws Exception {
+    return rejection("/messages", messagesBody(messages));
+  }
+
+  /**
+   * The provider-style error message the server answered {@code body} with (a 400, also recorded as
+   * the request's rejection), or null when it accepted it.
+   */
   private String rejection(String path, String body) throws Exception {
     server.replyWith(r -> Reply.text("accepted"));
     HttpResponse<String> r = post(path, body);
@@ -235,15 +254,14 @@ class FakeModelServerTest {
     String result = "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"ok\"}";
     String user = "{\"role\":\"user\",\"content\":\"x\"}";
 
-    assertThat(rejection("/chat/completions", chatBody(user, call, result, user))).isNull();
-    assertThat(rejection("/chat/completions", chatBody(user, result)))
+    assertThat(chatRejection(user, call, result, user)).isNull();
+    assertThat(chatRejection(user, result))
         .contains(
             "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'");
-    assertThat(rejection("/chat/completions", chatBody(user, call, user)))
+    assertThat(chatRejection(user, call, user))
         .contains("The following tool_call_ids did not have response messages: c1");
-    assertThat(rejection("/chat/completions", chatBody(user, call)))
-        .contains("did not have response messages: c1");
-    assertThat(rejection("/chat/completions", chatBody(user, call, result, result)))
+    assertThat(chatRejection(user, call)).contains("did not have response messages: c1");
+    assertThat(chatRejection(user, call, result, result))
         .contains("must be a response to a preceeding message");
     assertThat(
             rejection(
@@ -262,12 +280,12 @@ class FakeModelServerTest {
     String output = "{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"ok\"}";
     String user = "{\"role\":\"user\",\"content\":\"x\"}";
 
-    assertThat(rejection("/responses", responsesBody(user, call, output, user))).isNull();
-    assertThat(rejection("/responses", responsesBody(user, output)))
+    assertThat(responsesRejection(user, call, output, user)).isNull();
+    assertThat(responsesRejection(user, output))
         .isEqualTo("No tool call found for function call output with call_id c1.");
-    assertThat(rejection("/responses", responsesBody(user, call, user)))
+    assertThat(responsesRejection(user, call, user))
         .isEqualTo("No tool output found for function call c1.");
-    assertThat(rejection("/responses", responsesBody(user, call)))
+    assertThat(responsesRejection(user, call))
         .isEqualTo("No tool output found for function call c1.");
   }
 
@@ -289,78 +307,56 @@ class FakeModelServerTest {
             + "\"status\":\"completed\"}";
     String shellOut = "{\"type\":\"local_shell_call_output\",\"id\":\"lsh_1\",\"output\":\"a b\"}";
     String user = "{\"role\":\"user\",\"content\":\"next\"}";
-    assertThat(
-            rejection(
-                "/responses",
-                responsesBody(go, computer, shot, shell, shellOut, computer, file, user)))
+    assertThat(responsesRejection(go, computer, shot, shell, shellOut, computer, file, user))
         .isNull();
     // by the call's call_id too
-    assertThat(
-            rejection(
-                "/responses", responsesBody(go, shell, shellOut.replace("lsh_1", "ls_1"), user)))
-        .isNull();
+    assertThat(responsesRejection(go, shell, shellOut.replace("lsh_1", "ls_1"), user)).isNull();
     // a screenshot written as text, or of another type, or without its image
     assertThat(
-            rejection(
-                "/responses",
-                responsesBody(
-                    go,
-                    computer,
-                    "{\"type\":\"computer_call_output\",\"call_id\":\"cc_1\",\"output\":\"[masked]\"}")))
+            responsesRejection(
+                go,
+                computer,
+                "{\"type\":\"computer_call_output\",\"call_id\":\"cc_1\",\"output\":\"[masked]\"}"))
         .isEqualTo(
             "Invalid type for 'input[2].output': expected an object, but got a string instead.");
-    assertThat(
-            rejection(
-                "/responses",
-                responsesBody(go, computer, shot.replace("computer_screenshot", "input_text"))))
+    assertThat(responsesRejection(go, computer, shot.replace("computer_screenshot", "input_text")))
         .isEqualTo("Invalid value: 'input_text'. Supported values are: 'computer_screenshot'.");
-    assertThat(rejection("/responses", responsesBody(go, computer, file.replace("file_id", "x"))))
+    assertThat(responsesRejection(go, computer, file.replace("file_id", "x")))
         .isEqualTo("Missing required parameter: 'input[2].output.image_url'.");
-    assertThat(
-            rejection(
-                "/responses",
-                responsesBody(go, shell, shellOut.replace("\"a b\"", "{\"text\":\"a\"}"))))
+    assertThat(responsesRejection(go, shell, shellOut.replace("\"a b\"", "{\"text\":\"a\"}")))
         .isEqualTo(
             "Invalid type for 'input[2].output': expected a string, but got an object instead.");
     // pairing: a call without its output, an output without its call
-    assertThat(rejection("/responses", responsesBody(go, computer, user)))
+    assertThat(responsesRejection(go, computer, user))
         .isEqualTo("No tool output found for computer_call cc_1.");
-    assertThat(rejection("/responses", responsesBody(go, shell)))
+    assertThat(responsesRejection(go, shell))
         .isEqualTo("No tool output found for local_shell_call ls_1.");
     // an output of another kind than its call's
     assertThat(
-            rejection(
-                "/responses",
-                responsesBody(
-                    go,
-                    computer,
-                    "{\"type\":\"function_call_output\",\"call_id\":\"cc_1\",\"output\":\"x\"}")))
+            responsesRejection(
+                go,
+                computer,
+                "{\"type\":\"function_call_output\",\"call_id\":\"cc_1\",\"output\":\"x\"}"))
         .isEqualTo("No tool call found for function call output with call_id cc_1.");
     String custom =
         "{\"type\":\"custom_tool_call\",\"call_id\":\"ct_1\",\"name\":\"apply_patch\",\"input\":\"p\"}";
     assertThat(
-            rejection(
-                "/responses",
-                responsesBody(
-                    go,
-                    custom,
-                    "{\"type\":\"custom_tool_call_output\",\"call_id\":\"ct_1\",\"output\":\"ok\"}")))
+            responsesRejection(
+                go,
+                custom,
+                "{\"type\":\"custom_tool_call_output\",\"call_id\":\"ct_1\",\"output\":\"ok\"}"))
         .isNull();
-    assertThat(rejection("/responses", responsesBody(go, custom, user)))
+    assertThat(responsesRejection(go, custom, user))
         .isEqualTo("No tool output found for custom_tool_call ct_1.");
-    assertThat(rejection("/responses", responsesBody(go, shot)))
+    assertThat(responsesRejection(go, shot))
         .isEqualTo("No tool call found for computer call output with call_id cc_1.");
-    assertThat(rejection("/responses", responsesBody(go, shellOut)))
+    assertThat(responsesRejection(go, shellOut))
         .isEqualTo("No tool call found for local shell call output with id lsh_1.");
-    assertThat(
-            rejection(
-                "/responses", responsesBody(go, "{\"type\":\"computer_call\",\"call_id\":\"c\"}")))
+    assertThat(responsesRejection(go, "{\"type\":\"computer_call\",\"call_id\":\"c\"}"))
         .isEqualTo("Missing required parameter: 'input[1].action'.");
     assertThat(
-            rejection(
-                "/responses",
-                responsesBody(
-                    go, shell, "{\"type\":\"local_shell_call_output\",\"output\":\"x\"}")))
+            responsesRejection(
+                go, shell, "{\"type\":\"local_shell_call_output\",\"output\":\"x\"}"))
         .isEqualTo("Missing required parameter: 'input[2].id'.");
   }
 
@@ -374,26 +370,19 @@ class FakeModelServerTest {
         "{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\",\"arguments\":\"{}\"}";
     String output = "{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"ok\"}";
 
-    assertThat(rejection("/responses", responsesBody(user, reasoning, call, output))).isNull();
-    assertThat(rejection("/responses", responsesBody(user, reasoning, user)))
+    assertThat(responsesRejection(user, reasoning, call, output)).isNull();
+    assertThat(responsesRejection(user, reasoning, user))
         .isEqualTo(
             "Item 'rs_1' of type 'reasoning' was provided without its required following item.");
-    assertThat(rejection("/responses", responsesBody(user, reasoning)))
-        .contains("without its required following item");
+    assertThat(responsesRejection(user, reasoning)).contains("without its required following item");
     assertThat(
-            rejection(
-                "/responses",
-                responsesBody(
-                    user,
-                    "{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\"}",
-                    output)))
+            responsesRejection(
+                user, "{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"f\"}", output))
         .isEqualTo("Missing required parameter: 'input[1].arguments'.");
     assertThat(
-            rejection(
-                "/responses",
-                responsesBody(user, call, "{\"type\":\"function_call_output\",\"output\":\"ok\"}")))
+            responsesRejection(user, call, "{\"type\":\"function_call_output\",\"output\":\"ok\"}"))
         .isEqualTo("Missing required parameter: 'input[2].call_id'.");
-    assertThat(rejection("/responses", responsesBody("{\"role\":\"user\"}")))
+    assertThat(responsesRejection("{\"role\":\"user\"}"))
         .isEqualTo("Missing required parameter: 'input[0].content'.");
   }
 
@@ -407,33 +396,28 @@ class FakeModelServerTest {
     String answer = "{\"role\":\"assistant\",\"content\":\"done\"}";
     String head = "{\"model\":\"m\",\"max_tokens\":10,";
 
-    assertThat(rejection("/messages", messagesBody(user, call, result, answer, user))).isNull();
-    assertThat(rejection("/messages", messagesBody(user, call, user)))
+    assertThat(messagesRejection(user, call, result, answer, user)).isNull();
+    assertThat(messagesRejection(user, call, user))
         .contains(
             "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
-    assertThat(rejection("/messages", messagesBody(user, answer, result)))
+    assertThat(messagesRejection(user, answer, result))
         .contains(
             "messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
     // consecutive turns of one role are combined by the Messages API, so accepted
-    assertThat(rejection("/messages", messagesBody(user, user))).isNull();
-    assertThat(
-            rejection(
-                "/messages", messagesBody(user, user, answer, answer, call, result, user, user)))
-        .isNull();
+    assertThat(messagesRejection(user, user)).isNull();
+    assertThat(messagesRejection(user, user, answer, answer, call, result, user, user)).isNull();
     // but a call's results still belong in the very next message, a user one
-    assertThat(rejection("/messages", messagesBody(user, call, user, result)))
+    assertThat(messagesRejection(user, call, user, result))
         .contains(
             "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
-    assertThat(rejection("/messages", messagesBody(user, call, answer, result)))
+    assertThat(messagesRejection(user, call, answer, result))
         .contains(
             "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: t1");
-    assertThat(rejection("/messages", messagesBody(user, call, result, result)))
+    assertThat(messagesRejection(user, call, result, result))
         .contains(
             "messages.3.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t1");
-    assertThat(rejection("/messages", messagesBody(answer)))
-        .contains("first message must use the \"user\" role");
-    assertThat(
-            rejection("/messages", messagesBody("{\"role\":\"system\",\"content\":\"s\"}", user)))
+    assertThat(messagesRejection(answer)).contains("first message must use the \"user\" role");
+    assertThat(messagesRejection("{\"role\":\"system\",\"content\":\"s\"}", user))
         .contains("Unexpected role \"system\"");
     assertThat(rejection("/messages", chatBody(user))).isEqualTo("max_tokens: Field required");
     String cached = "{\"type\":\"text\",\"text\":\"s\",\"cache_control\":{\"type\":\"ephemeral\"}}";
