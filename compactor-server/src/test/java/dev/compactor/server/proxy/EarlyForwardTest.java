@@ -176,16 +176,12 @@ class EarlyForwardTest {
   /** A tool loop of {@code calls} bash calls with long outputs, ending with a user message. */
   private static ObjectNode toolLoop(String model, int calls) {
     ObjectNode body = ProxyContract.chat(model, "system", "You run commands.", "user", "Fix it.");
-    ArrayNode messages = body.withArray("messages");
     for (int i = 0; i < calls; i++) {
       ProxyContract.addBashCall(body, "call_" + i);
-      messages
-          .addObject()
-          .put("role", "tool")
-          .put("tool_call_id", "call_" + i)
-          .put("content", ("output line " + i + " of a long file\n").repeat(60));
+      ProxyContract.addToolResult(
+          body, "call_" + i, ("output line " + i + " of a long file\n").repeat(60));
     }
-    messages.addObject().put("role", "user").put("content", "Go on.");
+    body.withArray("messages").addObject().put("role", "user").put("content", "Go on.");
     return body;
   }
 

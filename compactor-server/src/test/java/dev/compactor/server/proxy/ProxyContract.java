@@ -37,19 +37,10 @@ abstract class ProxyContract extends ProxyServerContract {
         "{\"model\":  \"gpt-4o\", \"temperature\": 0.70,\n \"messages\": [{\"role\": \"system\","
             + " \"content\": \"Be brief.\"}, {\"role\": \"user\", \"content\": \"Hi\"}],"
             + " \"x_unknown\": {\"kept\": [1, 2.50]}}";
-    Answer a = f.post("/v1/chat/completions", body, "Authorization", "Bearer sk-client-own");
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    RecordedRequest sent = f.model.lastRequest();
-    assertThat(sent.body()).isEqualTo(body);
-    assertThat(sent.path()).isEqualTo("/v1/chat/completions");
-    assertThat(sent.header("authorization")).hasValue("Bearer sk-client-own");
+    Answer a = f.postForwardedUnchanged("/v1/chat/completions", body);
     assertThat(a.json().at("/choices/0/message/content").asText()).isEqualTo("answer to Hi");
-    assertThat(a.header("x-compactor-action")).isEqualTo("none");
-    assertThat(a.header("x-compactor-conversation")).startsWith("conv_");
-    assertThat(Long.parseLong(a.header("x-compactor-tokens-before"))).isPositive();
     assertThat(a.header("x-compactor-tokens-after"))
         .isEqualTo(a.header("x-compactor-tokens-before"));
-    assertThat(f.model.rejections()).isEmpty();
     // the client's key is never stored or logged
     assertThat(f.log()).doesNotContain("sk-client-own");
     String conv = a.header("x-compactor-conversation");
@@ -325,11 +316,7 @@ abstract class ProxyContract extends ProxyServerContract {
       assertThat(a.status()).as(a.body()).isEqualTo(200);
       heard(a);
       body.withArray("messages").add(a.json().at("/choices/0/message"));
-      body.withArray("messages")
-          .addObject()
-          .put("role", "tool")
-          .put("tool_call_id", "call_" + i)
-          .put("content", ("output line " + i + " of a long file\n").repeat(60));
+      addToolResult(body, "call_" + i, ("output line " + i + " of a long file\n").repeat(60));
     }
     return f.model.requests();
   }
@@ -356,6 +343,15 @@ abstract class ProxyContract extends ProxyServerContract {
         .putObject("function")
         .put("name", "bash")
         .put("arguments", "{}");
+  }
+
+  /** Appends the tool message that answers the call {@code id} with {@code content}. */
+  static void addToolResult(ObjectNode body, String id, String content) {
+    body.withArray("messages")
+        .addObject()
+        .put("role", "tool")
+        .put("tool_call_id", id)
+        .put("content", content);
   }
 
   /**
@@ -455,11 +451,7 @@ abstract class ProxyContract extends ProxyServerContract {
     ObjectNode body = chat("gpt-4o", "user", "go");
     for (int i = 0; i < 6; i++) {
       addBashCall(body, "c" + i);
-      body.withArray("messages")
-          .addObject()
-          .put("role", "tool")
-          .put("tool_call_id", "c" + i)
-          .put("content", "x ".repeat(2000));
+      addToolResult(body, "c" + i, "x ".repeat(2000));
     }
     // the last assistant message's call has no result yet
     addBashCall(body, "pending");

@@ -1,5 +1,7 @@
 package dev.compactor.server.proxy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compactor.chat.ChatTaskService;
@@ -12,6 +14,7 @@ import dev.compactor.server.ServerSettings;
 import dev.compactor.server.Tenants;
 import dev.compactor.server.Upstream;
 import dev.compactor.testkit.model.FakeModelServer;
+import dev.compactor.testkit.model.RecordedRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -145,6 +148,26 @@ final class ProxyFixture implements AutoCloseable {
       b.header(headers[i], headers[i + 1]);
     }
     return send(b.build());
+  }
+
+  /**
+   * POSTs {@code body} to {@code path} with the client's own key {@code sk-client-own} and checks
+   * that the proxy forwarded it byte for byte to the same path with that key and changed nothing
+   * ({@code x-compactor-action: none}), in a new conversation whose tokens it counted, the fake
+   * provider rejecting nothing.
+   */
+  Answer postForwardedUnchanged(String path, String body) {
+    Answer a = post(path, body, "Authorization", "Bearer sk-client-own");
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    RecordedRequest sent = model.lastRequest();
+    assertThat(sent.body()).isEqualTo(body);
+    assertThat(sent.path()).isEqualTo(path);
+    assertThat(sent.header("authorization")).hasValue("Bearer sk-client-own");
+    assertThat(a.header("x-compactor-action")).isEqualTo("none");
+    assertThat(a.header("x-compactor-conversation")).startsWith("conv_");
+    assertThat(Long.parseLong(a.header("x-compactor-tokens-before"))).isPositive();
+    assertThat(model.rejections()).isEmpty();
+    return a;
   }
 
   Answer get(String path, String... headers) {

@@ -61,17 +61,8 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
             + " [{\"type\": \"output_text\", \"text\": \"Hello.\", \"annotations\": []}]},"
             + " {\"type\": \"x_future_item\", \"payload\": {\"kept\": [1, 2.50]}},"
             + " {\"role\": \"user\", \"content\": \"And now?\"}]}";
-    Answer a = f.post("/v1/responses", body, "Authorization", "Bearer sk-client-own");
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    RecordedRequest sent = f.model.lastRequest();
-    assertThat(sent.body()).isEqualTo(body);
-    assertThat(sent.path()).isEqualTo("/v1/responses");
-    assertThat(sent.header("authorization")).hasValue("Bearer sk-client-own");
+    Answer a = f.postForwardedUnchanged("/v1/responses", body);
     assertThat(a.json().path("object").asText()).isEqualTo("response");
-    assertThat(a.header("x-compactor-action")).isEqualTo("none");
-    assertThat(a.header("x-compactor-conversation")).startsWith("conv_");
-    assertThat(Long.parseLong(a.header("x-compactor-tokens-before"))).isPositive();
-    assertThat(f.model.rejections()).isEmpty();
     // the master log: instructions, five input items, the reply (the response's output)
     List<ProxyStore.LogEntry> log = f.proxyStore.log(a.header("x-compactor-conversation"));
     assertThat(log).hasSize(7);
