@@ -1018,6 +1018,27 @@ public abstract class ChatStoreContract<S extends ChatStore> {
     assertThat(reopen().find(k).orElseThrow().messages()).hasSize(1);
   }
 
+  /**
+   * Makes the database refuse to delete a row of {@code chats}: a trigger that raises {@code
+   * refused by test trigger}. The chat's row is deleted last, so its history is already gone when
+   * this refuses.
+   */
+  protected abstract void refuseChatRowDeletes() throws Exception;
+
+  @Test
+  void delete_thatFailsPartWay_deletesNothing() throws Exception {
+    ChatKey k = new ChatKey("t", "doomed");
+    append(store(), k, Message.builder(Role.USER).id("m").content("kept").build());
+    refuseChatRowDeletes();
+    assertThatThrownBy(() -> store().delete(k))
+        .isInstanceOf(ChatStoreException.class)
+        .hasMessageContaining("deleting chat t/doomed")
+        .hasMessageContaining("refused by test trigger");
+    assertThat(store().find(k).orElseThrow().messages())
+        .extracting(Message::content)
+        .containsExactly("kept");
+  }
+
   @Test
   void delete_ofOneChat_doesNotWaitForACallOnAnother_butWaitsForACallOnItself() throws Exception {
     ChatKey held = key("held");

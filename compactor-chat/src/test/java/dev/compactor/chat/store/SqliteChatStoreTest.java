@@ -1,7 +1,6 @@
 package dev.compactor.chat.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.chat.base.ChatKey;
 import dev.compactor.chat.base.ChatTaskException;
@@ -109,25 +108,16 @@ class SqliteChatStoreTest extends ChatStoreContract<SqliteChatStore> {
     }
   }
 
-  @Test
-  void delete_thatFailsPartWay_deletesNothing() throws Exception {
-    ChatKey k = new ChatKey("t", "doomed");
-    store().update(k, chat -> append(k, chat, "kept"));
+  @Override
+  protected void refuseChatRowDeletes() throws Exception {
     try (java.sql.Connection c =
             java.sql.DriverManager.getConnection(
                 "jdbc:sqlite:" + dir.resolve("nested/dir/chats.db"));
         java.sql.Statement st = c.createStatement()) {
-      // The chat's row is deleted last: the history is already gone when this refuses.
       st.execute(
           "CREATE TRIGGER refuse_chat_delete BEFORE DELETE ON chats"
               + " BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END");
     }
-    assertThatThrownBy(() -> store().delete(k))
-        .isInstanceOf(ChatStoreException.class)
-        .hasMessageContaining("deleting chat t/doomed");
-    assertThat(store().find(k).orElseThrow().messages())
-        .extracting(Message::content)
-        .containsExactly("kept");
   }
 
   private static Outcome<Void> append(ChatKey k, ChatSnapshot chat, String text) {
