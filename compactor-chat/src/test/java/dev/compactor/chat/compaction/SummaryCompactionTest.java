@@ -38,6 +38,16 @@ class SummaryCompactionTest extends ChatTaskFixture {
     call("{\"submit_to_model\": false, \"messages\": " + turns(n) + "}");
   }
 
+  /** The summary report of a call's details. */
+  private static JsonNode summaryReport(JsonNode result) {
+    return result.at("/_gpt_chat_details/compaction/summary");
+  }
+
+  /** Why the summary report says the call did not summarize. */
+  private static String summaryReason(JsonNode result) {
+    return summaryReport(result).path("reason").asText();
+  }
+
   @Test
   void activatedByMessageCount_summarizesTheExistingHistoryBeforeTheModelCall() {
     prefill(11);
@@ -47,7 +57,7 @@ class SummaryCompactionTest extends ChatTaskFixture {
         callJson("{" + SETTINGS + ", \"messages\": [{\"role\": \"user\", \"content\": \"next\"}]}");
 
     // The report, exactly as the specification shows it.
-    JsonNode summary = r.at("/_gpt_chat_details/compaction/summary");
+    JsonNode summary = summaryReport(r);
     assertThat(summary.fieldNames())
         .toIterable()
         .containsExactly(
@@ -132,7 +142,7 @@ class SummaryCompactionTest extends ChatTaskFixture {
 
     JsonNode r =
         callJson("{" + SETTINGS + ", \"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}");
-    JsonNode summary = r.at("/_gpt_chat_details/compaction/summary");
+    JsonNode summary = summaryReport(r);
     assertThat(summary.fieldNames()).toIterable().containsExactly("enabled", "activated", "reason");
     assertThat(summary.get("activated").asBoolean()).isFalse();
     assertThat(summary.get("reason").asText()).isEqualTo(Reasons.BELOW_THRESHOLD);
@@ -141,7 +151,7 @@ class SummaryCompactionTest extends ChatTaskFixture {
     call("{\"messages\": [{\"role\": \"user\", \"content\": \"b\"}]}");
     call("{\"messages\": [{\"role\": \"user\", \"content\": \"c\"}]}");
     JsonNode later = callJson("{\"messages\": [{\"role\": \"user\", \"content\": \"d\"}]}");
-    assertThat(later.at("/_gpt_chat_details/compaction/summary/activated").asBoolean()).isTrue();
+    assertThat(summaryReport(later).path("activated").asBoolean()).isTrue();
     assertThat(server.summaryCalls()).hasSize(1);
   }
 
@@ -158,23 +168,19 @@ class SummaryCompactionTest extends ChatTaskFixture {
             "{\"model\": \"openai/gpt-5-mini\", "
                 + settings
                 + ", \"messages\": [{\"role\": \"user\", \"content\": \"1\"}]}"); // 110 + 5
-    assertThat(first.at("/_gpt_chat_details/compaction/summary/reason").asText())
-        .isEqualTo(Reasons.BELOW_THRESHOLD);
+    assertThat(summaryReason(first)).isEqualTo(Reasons.BELOW_THRESHOLD);
     call("{\"messages\": [{\"role\": \"user\", \"content\": \"2\"}]}"); // measured 115; 130 + 5
     call("{\"messages\": [{\"role\": \"user\", \"content\": \"3\"}]}"); // measured 135; 150 + 5
     assertThat(server.summaryCalls()).isEmpty();
 
     JsonNode fourth = callJson("{\"messages\": [{\"role\": \"user\", \"content\": \"4\"}]}");
 
-    assertThat(fourth.at("/_gpt_chat_details/compaction/summary/activated").asBoolean()).isTrue();
-    assertThat(fourth.at("/_gpt_chat_details/compaction/summary/message_count_before").asInt())
-        .isEqualTo(6);
-    assertThat(fourth.at("/_gpt_chat_details/compaction/summary/message_count_after").asInt())
-        .isEqualTo(2);
+    assertThat(summaryReport(fourth).path("activated").asBoolean()).isTrue();
+    assertThat(summaryReport(fourth).path("message_count_before").asInt()).isEqualTo(6);
+    assertThat(summaryReport(fourth).path("message_count_after").asInt()).isEqualTo(2);
     // The next call measures the shorter context: below the threshold again.
     JsonNode fifth = callJson("{\"messages\": [{\"role\": \"user\", \"content\": \"5\"}]}");
-    assertThat(fifth.at("/_gpt_chat_details/compaction/summary/reason").asText())
-        .isEqualTo(Reasons.BELOW_THRESHOLD);
+    assertThat(summaryReason(fifth)).isEqualTo(Reasons.BELOW_THRESHOLD);
   }
 
   @Test
@@ -185,8 +191,7 @@ class SummaryCompactionTest extends ChatTaskFixture {
             "{"
                 + SETTINGS
                 + ", \"submit_to_model\": false, \"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}");
-    assertThat(r.at("/_gpt_chat_details/compaction/summary/reason").asText())
-        .isEqualTo(Reasons.NOT_SUBMITTED);
+    assertThat(summaryReason(r)).isEqualTo(Reasons.NOT_SUBMITTED);
     assertThat(server.calls()).isEmpty();
   }
 
@@ -212,14 +217,13 @@ class SummaryCompactionTest extends ChatTaskFixture {
     JsonNode withResult =
         callJson(
             "{\"messages\": [{\"role\": \"tool\", \"tool_call_id\": \"call_1\", \"content\": \"sunny\"}]}");
-    assertThat(withResult.at("/_gpt_chat_details/compaction/summary/reason").asText())
-        .isEqualTo(Reasons.TOOL_RESULT);
+    assertThat(summaryReason(withResult)).isEqualTo(Reasons.TOOL_RESULT);
     assertThat(server.summaryCalls()).isEmpty();
     assertThat(history()).hasSize(7); // ..., tool result, "Sunny."
 
     JsonNode next = callJson("{\"messages\": [{\"role\": \"user\", \"content\": \"thanks\"}]}");
 
-    assertThat(next.at("/_gpt_chat_details/compaction/summary/activated").asBoolean()).isTrue();
+    assertThat(summaryReport(next).path("activated").asBoolean()).isTrue();
     // Keeping the last two messages would split the tool result from its call: the kept window
     // grows backwards to the assistant message that made the call.
     assertThat(history())
@@ -245,8 +249,7 @@ class SummaryCompactionTest extends ChatTaskFixture {
          "messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]}
         """);
     JsonNode r = callJson("{\"messages\": [{\"role\": \"user\", \"content\": \"c\"}]}");
-    assertThat(r.at("/_gpt_chat_details/compaction/summary/reason").asText())
-        .isEqualTo(Reasons.NOT_ENOUGH_MESSAGES);
+    assertThat(summaryReason(r)).isEqualTo(Reasons.NOT_ENOUGH_MESSAGES);
   }
 
   @Test
@@ -257,9 +260,8 @@ class SummaryCompactionTest extends ChatTaskFixture {
             "{"
                 + SETTINGS.replace("\"summary\": {", "\"summary\": {\"enabled\": false,")
                 + ", \"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}");
-    assertThat(off.at("/_gpt_chat_details/compaction/summary/enabled").asBoolean()).isFalse();
-    assertThat(off.at("/_gpt_chat_details/compaction/summary/reason").asText())
-        .isEqualTo(Reasons.DISABLED);
+    assertThat(summaryReport(off).path("enabled").asBoolean()).isFalse();
+    assertThat(summaryReason(off)).isEqualTo(Reasons.DISABLED);
     assertThat(server.summaryCalls()).isEmpty();
 
     JsonNode on =
@@ -269,10 +271,9 @@ class SummaryCompactionTest extends ChatTaskFixture {
              "messages": [{"role": "user", "content": "b"}]}
             """);
 
-    assertThat(on.at("/_gpt_chat_details/compaction/summary/activated").asBoolean()).isTrue();
+    assertThat(summaryReport(on).path("activated").asBoolean()).isTrue();
     // keep_last_messages 2 and the summarization model were kept while switched off.
-    assertThat(on.at("/_gpt_chat_details/compaction/summary/message_count_after").asInt())
-        .isEqualTo(4);
+    assertThat(summaryReport(on).path("message_count_after").asInt()).isEqualTo(4);
     assertThat(server.summaryCalls().get(0).json().get("model").asText()).isEqualTo("gpt-4o-mini");
   }
 
@@ -308,8 +309,7 @@ class SummaryCompactionTest extends ChatTaskFixture {
     assertThat(e.getMessage()).contains("gpt-4o-mini").contains("unchanged");
     JsonNode error = ChatTaskJson.error(e);
     assertThat(error.at("/error/code").asText()).isEqualTo("summarize_failed");
-    assertThat(error.at("/_gpt_chat_details/compaction/summary/reason").asText())
-        .isEqualTo(Reasons.SUMMARIZE_FAILED);
+    assertThat(summaryReason(error)).isEqualTo(Reasons.SUMMARIZE_FAILED);
     assertThat(history()).isEqualTo(before);
     assertThat(chat().record().settings()).isNull();
     assertThat(store.summaries(KEY)).isEmpty();
