@@ -274,11 +274,11 @@ final class ChainMemo {
    */
   private static boolean place(
       ParsedBody body, JsonNode item, long[] spans, String[] wrappers, int i) {
-    long[] s = body.span(item);
+    long[] s = body.span(item, i);
     String wrapper = null;
     if (s == null && item.isObject() && item.size() == 1) {
       wrapper = item.fieldNames().next();
-      s = body.span(item.get(wrapper));
+      s = body.span(item.get(wrapper), i);
     }
     if (s == null) {
       return false;

@@ -12,9 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A request body parsed from its bytes, with where each value of the top-level object and each
@@ -37,8 +35,6 @@ final class ParsedBody {
   /** The JSON, or null when the body is not JSON. */
   final JsonNode root;
 
-  private final Map<JsonNode, long[]> spans;
-
   /** The top-level fields in the order of the bytes, or empty when the body has no spans. */
   private final List<Field> fields;
 
@@ -60,19 +56,19 @@ final class ParsedBody {
 
   /**
    * One top-level field: its name, its value and where the value lies; for an array, where each
-   * element ends ({@code ends[i]}, exclusive), in the order of the array.
+   * element starts and ends ({@code starts[i]}, {@code ends[i]}, exclusive), in the order of the
+   * array (both null for any other value).
    */
-  private record Field(String name, JsonNode value, long start, long end, long[] ends) {}
+  private record Field(
+      String name, JsonNode value, long start, long end, long[] starts, long[] ends) {}
 
   /** Reads one value of the body, in place (the body's end is checked once, at its end). */
   private static final ObjectReader VALUES =
       Json.MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private ParsedBody(
-      byte[] raw, JsonNode root, Map<JsonNode, long[]> spans, List<Field> fields, int reused) {
+  private ParsedBody(byte[] raw, JsonNode root, List<Field> fields, int reused) {
     this.raw = raw;
     this.root = root;
-    this.spans = spans;
     this.fields = fields;
     this.reused = reused;
   }
@@ -87,7 +83,7 @@ final class ParsedBody {
     } catch (IOException | RuntimeException e) {
       // read it whole below, exactly as before: it decides what the body is
     }
-    return new ParsedBody(raw, whole(raw), Map.of(), List.of(), 0);
+    return new ParsedBody(raw, whole(raw), List.of(), 0);
   }
 
   /**
@@ -111,10 +107,43 @@ final class ParsedBody {
 
   /**
    * Where {@code node} lies in {@link #raw}: {@code {start, end}} (end exclusive), or null when it
-   * is not a top-level value or an element of a top-level array (or the body has no spans).
+   * is not a top-level value or an element of a top-level array (or the body has no spans), or is
+   * one of the factory's shared nodes ({@code null}, booleans, small numbers, the empty string),
+   * which one identity cannot place.
    */
   long[] span(JsonNode node) {
-    return spans.get(node);
+    return span(node, -1);
+  }
+
+  /**
+   * As {@link #span(JsonNode)}, looking first at element {@code hint} and the one before it of each
+   * top-level array (a caller walking the elements in order knows where the next one is): found by
+   * the identity of the nodes in the arrays, without touching the other nodes.
+   */
+  long[] span(JsonNode node, int hint) {
+    if (!placeable(node)) {
+      return null;
+    }
+    for (Field f : fields) {
+      if (f.value() == node) {
+        return new long[] {f.start(), f.end()};
+      }
+    }
+    for (Field f : fields) {
+      for (int i = hint; f.starts() != null && i >= 0 && i >= hint - 1; i--) {
+        if (i < f.starts().length && f.value().get(i) == node) {
+          return new long[] {f.starts()[i], f.ends()[i]};
+        }
+      }
+    }
+    for (Field f : fields) {
+      for (int i = 0; f.starts() != null && i < f.starts().length; i++) {
+        if (f.value().get(i) == node) {
+          return new long[] {f.starts()[i], f.ends()[i]};
+        }
+      }
+    }
+    return null;
   }
 
   private static JsonNode whole(byte[] raw) {
@@ -127,14 +156,11 @@ final class ParsedBody {
   }
 
   /**
-   * Records where a node lies; only nodes the reader makes anew each time (objects, arrays,
-   * non-empty strings), never the factory's shared ones ({@code null}, booleans, small numbers, the
-   * empty string), which one identity cannot place.
+   * Whether one can tell where a node lies by its identity: only nodes the reader makes anew each
+   * time (objects, arrays, non-empty strings), never the factory's shared ones.
    */
-  private static void mark(Map<JsonNode, long[]> spans, JsonNode n, long from, long to) {
-    if (n.isContainerNode() || (n.isTextual() && !n.textValue().isEmpty())) {
-      spans.put(n, new long[] {from, to});
-    }
+  private static boolean placeable(JsonNode n) {
+    return n != null && (n.isContainerNode() || (n.isTextual() && !n.textValue().isEmpty()));
   }
 
   /**
@@ -166,15 +192,9 @@ final class ParsedBody {
     if (open == null && kept.isEmpty()) {
       return null;
     }
-    Map<JsonNode, long[]> spans = new IdentityHashMap<>();
-    for (Field f : kept) {
-      earlier.copySpans(f.value(), f.ends() == null ? 0 : f.ends().length, spans);
-    }
     long cut; // where reading starts again in raw
     String lead; // bytes that put a reader where it would be at the cut
     if (open != null) {
-      earlier.copySpans(open.value(), elements, spans);
-      spans.remove(open.value());
       cut = open.ends()[elements - 1];
       lead = "{" + Json.write(Json.NODES.textNode(open.name())) + ":[0";
     } else {
@@ -185,8 +205,7 @@ final class ParsedBody {
     byte[] rest = new byte[head.length + raw.length - (int) cut];
     System.arraycopy(head, 0, rest, 0, head.length);
     System.arraycopy(raw, (int) cut, rest, head.length, raw.length - (int) cut);
-    return withSpans(
-        raw, rest, cut - head.length, new Resume(kept, open, elements, spans), (int) cut);
+    return withSpans(raw, rest, cut - head.length, new Resume(kept, open, elements), (int) cut);
   }
 
   /**
@@ -205,29 +224,14 @@ final class ParsedBody {
     return last == '"' || last == '}' || last == ']';
   }
 
-  /** Adds the spans this body has for {@code value} and its first {@code elements} elements. */
-  private void copySpans(JsonNode value, int elements, Map<JsonNode, long[]> into) {
-    long[] s = spans.get(value);
-    if (s != null) {
-      into.put(value, s);
-    }
-    for (int i = 0; i < elements; i++) {
-      JsonNode e = value.get(i);
-      long[] es = spans.get(e);
-      if (es != null) {
-        into.put(e, es);
-      }
-    }
-  }
-
   /**
    * What {@link #withSpans} resumes after: the fields taken whole from an earlier body, then the
    * array ({@code open}, or null) whose first {@code elements} elements were taken, and their
    * spans. The bytes read begin with a stand-in: a field {@code "":0} for the fields taken, or the
    * open array's name and a first element {@code 0} for the elements taken.
    */
-  private record Resume(List<Field> kept, Field open, int elements, Map<JsonNode, long[]> spans) {
-    static final Resume NONE = new Resume(List.of(), null, 0, Map.of());
+  private record Resume(List<Field> kept, Field open, int elements) {
+    static final Resume NONE = new Resume(List.of(), null, 0);
 
     boolean resumed() {
       return open != null || !kept.isEmpty();
@@ -241,7 +245,6 @@ final class ParsedBody {
    */
   private static ParsedBody withSpans(
       byte[] raw, byte[] bytes, long shift, Resume resume, int reused) throws IOException {
-    Map<JsonNode, long[]> spans = new IdentityHashMap<>(resume.spans());
     List<Field> fields = new ArrayList<>(resume.kept());
     ObjectNode root = Json.MAPPER.getNodeFactory().objectNode();
     for (Field f : resume.kept()) {
@@ -265,6 +268,7 @@ final class ParsedBody {
         }
         start += shift;
         JsonNode value;
+        long[] starts = null;
         long[] ends = null;
         if (v == JsonToken.START_ARRAY) {
           ArrayNode array = Json.MAPPER.getNodeFactory().arrayNode();
@@ -292,16 +296,18 @@ final class ParsedBody {
               continue;
             }
             array.add(element);
-            mark(spans, element, from, to);
-            read.add(new long[] {to});
+            read.add(new long[] {from, to});
           }
           value = array;
+          starts = new long[taken + read.size()];
           ends = new long[taken + read.size()];
           if (taken > 0) {
+            System.arraycopy(resume.open().starts(), 0, starts, 0, taken);
             System.arraycopy(resume.open().ends(), 0, ends, 0, taken);
           }
           for (int i = 0; i < read.size(); i++) {
-            ends[taken + i] = read.get(i)[0];
+            starts[taken + i] = read.get(i)[0];
+            ends[taken + i] = read.get(i)[1];
           }
         } else {
           value = VALUES.readTree(p);
@@ -315,14 +321,13 @@ final class ParsedBody {
           continue; // the stand-in for the fields taken
         }
         standIn = false;
-        mark(spans, value, start, end);
         root.set(name, value);
-        fields.add(new Field(name, value, start, end, ends));
+        fields.add(new Field(name, value, start, end, starts, ends));
       }
       if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
         return null; // trailing content: the tree reader refuses it
       }
-      return new ParsedBody(raw, root, spans, List.copyOf(fields), reused);
+      return new ParsedBody(raw, root, List.copyOf(fields), reused);
     }
   }
 }
