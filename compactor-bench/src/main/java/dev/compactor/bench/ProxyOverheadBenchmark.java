@@ -547,6 +547,7 @@ public final class ProxyOverheadBenchmark {
     long cpu0 = BenchSupport.processCpuNanos();
     long jit0 = jitMillis();
     long start = System.nanoTime();
+    long startMillis = System.currentTimeMillis();
     go.countDown();
     for (Thread t : threads) {
       t.join();
@@ -567,7 +568,7 @@ public final class ProxyOverheadBenchmark {
     System.out.printf(
         Locale.ROOT,
         "  %-14s %5d calls %7.1f calls/s  p50 %7.2f ms  p99 %7.2f ms  first byte p50 %7.2f ms"
-            + "  CPU %5.2f ms/call%s%n",
+            + "  CPU %5.2f ms/call  timed %d–%d (epoch ms, for a profile of these calls alone)%s%n",
         mode,
         s.nanos.length,
         s.perSecond(),
@@ -575,6 +576,8 @@ public final class ProxyOverheadBenchmark {
         s.ms(99),
         s.ttfbMs(50),
         s.cpuMsPerCall(),
+        startMillis,
+        startMillis + s.wallNanos / 1_000_000,
         s.errors == 0 ? "" : "  " + s.errors + " FAILED, first: " + firstFailure.get());
     return s;
   }
