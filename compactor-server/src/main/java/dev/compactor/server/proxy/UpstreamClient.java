@@ -288,7 +288,7 @@ final class UpstreamClient {
     boolean reused;
     long idleSince;
 
-    /** When the last write to the socket began ({@link System#nanoTime()}). */
+    /** When the last write of at most {@link WatchedSocket#CHUNK} bytes to the socket began. */
     volatile long writingSince;
 
     /** Set when {@link WriteWatch} closed the connection because a write did not end in time. */
@@ -333,12 +333,17 @@ final class UpstreamClient {
       this.c = c;
     }
 
+    /** What one watched write hands the socket at most: the watch sees progress between them. */
+    static final int CHUNK = 64 * 1024;
+
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      c.writingSince = System.nanoTime();
       WriteWatch.WRITING.add(c);
       try {
-        out.write(b, off, len);
+        for (int at = off, end = off + len; at < end; at += CHUNK) {
+          c.writingSince = System.nanoTime();
+          out.write(b, at, Math.min(CHUNK, end - at));
+        }
       } finally {
         WriteWatch.WRITING.remove(c);
       }
@@ -351,9 +356,10 @@ final class UpstreamClient {
   }
 
   /**
-   * Closes the connections whose write has lasted longer than their timeout: the blocked write then
-   * fails, and {@link Outgoing} reports that the upstream took none of the request in time. One
-   * daemon thread for all clients, looking every {@link #TICK_MILLIS} ms at the writes under way.
+   * Closes the connections whose write has made no progress (no chunk of {@link
+   * WatchedSocket#CHUNK} bytes taken) for longer than their timeout: the blocked write then fails,
+   * and {@link Outgoing} reports that the upstream took no more of the request in time. One daemon
+   * thread for all clients, looking every {@link #TICK_MILLIS} ms at the writes under way.
    */
   static final class WriteWatch {
     static final long TICK_MILLIS = 250;
@@ -479,7 +485,7 @@ final class UpstreamClient {
     private IOException failed(IOException e) {
       c.close();
       if (c.writeTimedOut) {
-        return timedOut("took none of the request's bytes", e);
+        return timedOut("took no more of the request's bytes", e);
       }
       if (e instanceof SocketTimeoutException) {
         return timedOut("sent nothing", e);

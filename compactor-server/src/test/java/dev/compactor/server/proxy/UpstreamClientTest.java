@@ -159,8 +159,70 @@ class UpstreamClientTest {
           .hasMessage(
               "the upstream http://127.0.0.1:"
                   + deaf.port()
-                  + " took none of the request's bytes for 300 ms");
+                  + " took no more of the request's bytes for 300 ms");
       assertThat(deaf.connections.get()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anUpstreamThatReadsSlowlyButSteadilyGetsTheWholeBody() throws Exception {
+    UpstreamClient patient = new UpstreamClient(Duration.ofSeconds(5), Duration.ofMillis(1000));
+    try (Trickle slow = new Trickle()) {
+      URI uri = URI.create("http://127.0.0.1:" + slow.port() + "/v1/messages");
+      // far more than the sockets' buffers hold, about three seconds at the upstream's pace: the
+      // writes take longer than the timeout, each 64 KB of them far less
+      byte[] body = new byte[40 << 20];
+      assertThat(patient.send("POST", uri, List.of(), body).readAll()).asString().isEqualTo("ok");
+      assertThat(slow.received.poll(5, TimeUnit.SECONDS)).isEqualTo(body.length);
+    }
+  }
+
+  /** Reads a request's body 256 KB every 20 ms, then answers {@code ok}. */
+  private static final class Trickle extends RawSocketServer {
+    final BlockingQueue<Integer> received = new LinkedBlockingQueue<>();
+
+    Trickle() throws IOException {
+      super("trickle-server");
+      start();
+    }
+
+    @Override
+    void serve(Socket s) {
+      try {
+        InputStream in = new BufferedInputStream(s.getInputStream(), 1024);
+        String head = "";
+        while (!head.endsWith("\r\n\r\n")) {
+          int b = in.read();
+          if (b < 0) {
+            return;
+          }
+          head += (char) b;
+        }
+        int length = 0;
+        for (String l : head.split("\r\n")) {
+          if (l.toLowerCase().startsWith("content-length:")) {
+            length = Integer.parseInt(l.substring(15).trim());
+          }
+        }
+        int read = 0;
+        while (read < length) {
+          byte[] part = in.readNBytes(Math.min(256 * 1024, length - read));
+          if (part.length == 0) {
+            return;
+          }
+          read += part.length;
+          Thread.sleep(20);
+        }
+        received.add(read);
+        OutputStream out = s.getOutputStream();
+        out.write(
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      } catch (IOException e) {
+        // the client went away
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
