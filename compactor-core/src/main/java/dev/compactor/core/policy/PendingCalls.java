@@ -17,8 +17,17 @@ public final class PendingCalls {
    * uiOnly messages are never sent to a provider: their calls do not count.
    */
   public static Set<String> of(List<Message> messages) {
-    Set<String> open = new LinkedHashSet<>();
-    for (Message m : messages) {
+    return of(Set.of(), messages);
+  }
+
+  /**
+   * As {@link #of(List)} for a conversation that continues one whose calls {@code open} awaited
+   * their results (its {@link #of(List)}) with {@code later}: the same set as {@link #of(List)} of
+   * the whole, from the later messages alone.
+   */
+  public static Set<String> of(Set<String> earlier, List<Message> later) {
+    Set<String> open = new LinkedHashSet<>(earlier);
+    for (Message m : later) {
       if (m.uiOnly()) {
         continue;
       }

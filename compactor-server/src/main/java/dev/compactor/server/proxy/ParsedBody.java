@@ -42,6 +42,23 @@ final class ParsedBody {
   final int reused;
 
   /**
+   * The top-level array whose leading elements were taken from the earlier body ({@link
+   * #taken(String)}), and how many; or null and 0.
+   */
+  private final String takenArray;
+
+  private final int takenElements;
+
+  /** The top-level fields taken whole from the earlier body. */
+  private final List<String> keptNames;
+
+  /**
+   * The format whose request items were read from this body without fault ({@link WireApi#items}),
+   * or null: a hint for the next request that takes values from this one.
+   */
+  volatile WireApi itemsOf;
+
+  /**
    * Whether the proxy sent something else than these bytes for this request (a compacted or stored
    * view): set once the request is planned, read as a hint for the conversation's next request
    * ({@link EarlyForward}).
@@ -66,11 +83,14 @@ final class ParsedBody {
   private static final ObjectReader VALUES =
       Json.MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private ParsedBody(byte[] raw, JsonNode root, List<Field> fields, int reused) {
+  private ParsedBody(byte[] raw, JsonNode root, List<Field> fields, int reused, Resume resume) {
     this.raw = raw;
     this.root = root;
     this.fields = fields;
     this.reused = reused;
+    this.takenArray = resume.open() == null ? null : resume.open().name();
+    this.takenElements = resume.elements();
+    this.keptNames = resume.kept().stream().map(Field::name).toList();
   }
 
   /** Parses {@code raw}: never throws; a body that is not JSON has a null {@link #root}. */
@@ -83,7 +103,7 @@ final class ParsedBody {
     } catch (IOException | RuntimeException e) {
       // read it whole below, exactly as before: it decides what the body is
     }
-    return new ParsedBody(raw, whole(raw), List.of(), 0);
+    return new ParsedBody(raw, whole(raw), List.of(), 0, Resume.NONE);
   }
 
   /**
@@ -103,6 +123,22 @@ final class ParsedBody {
       }
     }
     return parse(raw);
+  }
+
+  /**
+   * How many leading elements of the top-level array {@code field} are the very nodes of the
+   * earlier body {@link #parse(byte[], ParsedBody)} took them from: all of them when the field was
+   * taken whole; 0 when nothing was taken. (No reference to that body is kept: it may be let go.)
+   */
+  int taken(String field) {
+    if (field.equals(takenArray)) {
+      return takenElements;
+    }
+    if (keptNames.contains(field)) {
+      JsonNode v = root.get(field);
+      return v != null && v.isArray() ? v.size() : 0;
+    }
+    return 0;
   }
 
   /**
@@ -327,7 +363,7 @@ final class ParsedBody {
       if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
         return null; // trailing content: the tree reader refuses it
       }
-      return new ParsedBody(raw, root, List.copyOf(fields), reused);
+      return new ParsedBody(raw, root, List.copyOf(fields), reused, resume);
     }
   }
 }

@@ -51,6 +51,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -347,6 +348,7 @@ public final class ProxyRoutes {
     ProxySettings policy;
     int reminded = -1; // the compaction count at which the reminder went out, or -1
     FallbackSummarizer summarizer; // the configured summary model's, or null
+    Set<String> pending; // the calls of messages awaiting results, when sent as they stood
   }
 
   private void compacting(Context ctx, WireApi api, String suffix) throws IOException {
@@ -457,7 +459,10 @@ public final class ProxyRoutes {
         throw new WireApi.Unreadable(why);
       }
     }
-    p.items = api.items(body);
+    // the messages taken from a body whose items this format read were checked then
+    p.items =
+        api.items(body, earlier != null && earlier.itemsOf == api ? parsed.taken("messages") : 0);
+    parsed.itemsOf = api;
     String model = body.path("model").asText("");
     if (model.isBlank()) {
       throw new WireApi.Unreadable("the body names no model");
@@ -534,6 +539,7 @@ public final class ProxyRoutes {
       h.after = c.report().tokensAfter();
       h.compaction = c.report();
     } else if (!ProxyReminder.remind(this, p, r, o)) {
+      p.pending = PendingCalls.of(messages);
       p.send = p.view == null ? raw : bytes(api.body(body, effective));
       h.after = o.tokens();
     }
@@ -541,7 +547,7 @@ public final class ProxyRoutes {
   }
 
   /** What was counted of a request sent as it stood: its tokens, with the compactor counting. */
-  private record Counted(Compactor compactor, long tokens) {}
+  private record Counted(Compactor compactor, long tokens, Set<String> pending) {}
 
   /** Entries of {@link #counted} before it is emptied. */
   private static final int COUNTED_ENTRIES = 10_000;
@@ -567,22 +573,34 @@ public final class ProxyRoutes {
       return -1; // the reminder's 90 % check is the compactor's
     }
     Counted before = counted.get(p.prior.id() + "@" + p.prior.version());
-    if (before == null || before.compactor() != p.compactor) {
+    if (before == null || before.compactor() != p.compactor || before.pending() == null) {
       return -1;
     }
     int prefix = (p.view == null ? 0 : p.view.size() - p.covered) + p.prior.lastLength();
-    long tokens = before.tokens();
-    for (Message m : messages) {
-      int i = p.api.sourceIndex(m, p.effective);
+    // The messages decode the items in order, so the new ones (of the items after the previous
+    // request's) are a tail; the ones before it were counted, and their pending calls found, then.
+    // Only the tail is read: the older messages' objects are left untouched.
+    int first = messages.size();
+    for (int k = messages.size() - 1; k >= 0; k--) {
+      int i = p.api.sourceIndex(messages.get(k), p.effective);
       if (i < 0) {
         return -1;
       }
-      if (i >= prefix && !m.uiOnly()) {
+      if (i < prefix) {
+        break;
+      }
+      first = k;
+    }
+    List<Message> added = messages.subList(first, messages.size());
+    long tokens = before.tokens();
+    for (Message m : added) {
+      if (!m.uiOnly()) {
         tokens += p.compactor.counter().countMessage(m);
       }
     }
     long budget = p.compactor.budget().tokens();
-    if (tokens >= budget || PendingCalls.any(messages)) {
+    Set<String> pending = PendingCalls.of(before.pending(), added);
+    if (tokens >= budget || !pending.isEmpty()) {
       return -1;
     }
     CostPlanner planner = p.compactor.planner();
@@ -591,6 +609,7 @@ public final class ProxyRoutes {
         && planner.mayMaskEarly(messages, tokens, budget)) {
       return -1; // the cost planner may mask early: it plans on the compactor's measure
     }
+    p.pending = pending;
     return tokens;
   }
 
@@ -605,7 +624,7 @@ public final class ProxyRoutes {
     if (p.prior != null) {
       counted.remove(p.prior.id() + "@" + p.prior.version());
     }
-    counted.put(p.id + "@" + version, new Counted(p.compactor, p.headers.before));
+    counted.put(p.id + "@" + version, new Counted(p.compactor, p.headers.before, p.pending));
   }
 
   /** Sends the reminder, when the plan's policy wants it now: see {@link ProxyReminder}. */

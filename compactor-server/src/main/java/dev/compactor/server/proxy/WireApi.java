@@ -53,6 +53,15 @@ enum WireApi {
    * @throws Unreadable when the body is not an object with a non-empty array of message objects
    */
   List<JsonNode> items(JsonNode body) throws Unreadable {
+    return items(body, 0);
+  }
+
+  /**
+   * As {@link #items(JsonNode)}, the first {@code checked} elements of {@code messages} known to be
+   * message objects with a role already (taken from an earlier body whose items this format read:
+   * {@link ParsedBody#taken}), so that only the others are looked at. Ignored for Responses.
+   */
+  List<JsonNode> items(JsonNode body, int checked) throws Unreadable {
     if (this == RESPONSES) {
       return ResponsesRequests.items(body);
     }
@@ -72,7 +81,7 @@ enum WireApi {
     }
     for (int i = 0; i < messages.size(); i++) {
       JsonNode m = messages.get(i);
-      if (!m.isObject() || !m.path("role").isTextual()) {
+      if (i >= checked && (!m.isObject() || !m.path("role").isTextual())) {
         throw new Unreadable("messages[" + i + "] is not a message object with a role");
       }
       out.add(m);

@@ -106,9 +106,20 @@ class ChainMemoTest {
 
     body.withArray("messages").addObject().put("role", "assistant").put("content", "reply");
     body.withArray("messages").addObject().put("role", "user").put("content", "next");
-    ParsedBody next = ParsedBody.parse(utf8(body.toString()));
+    ParsedBody next = ParsedBody.parse(utf8(body.toString()), first);
     assertThat(memo.chain("", next, items(next))).isEqualTo(ItemDigests.chain(items(next)));
     assertThat(memo.reused()).isEqualTo(50);
+    assertThat(first.taken("messages")).isZero();
+    assertThat(next.taken("messages"))
+        .as("the leading messages are the first body's")
+        .isEqualTo(50);
+    for (int i = 0; i < 50; i++) {
+      assertThat(next.root.get("messages").get(i)).isSameAs(first.root.get("messages").get(i));
+    }
+    assertThat(next.taken("model")).as("not an array").isZero();
+    assertThat(ParsedBody.parse(utf8(body.toString()), next).taken("messages"))
+        .as("the same bytes again: the whole array")
+        .isEqualTo(52);
     assertThat(memo.kept()).as("the longer request replaces the one it extends").isEqualTo(1);
 
     // the same request again (a retry)
