@@ -79,6 +79,9 @@ final class ParsedBody {
   private record Field(
       String name, JsonNode value, long start, long end, long[] starts, long[] ends) {}
 
+  /** Elements an array is made with room for, beyond those taken from an earlier body. */
+  private static final int NEW_ELEMENTS = 16;
+
   /** Reads one value of the body, in place (the body's end is checked once, at its end). */
   private static final ObjectReader VALUES =
       Json.MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -307,11 +310,16 @@ final class ParsedBody {
         long[] starts = null;
         long[] ends = null;
         if (v == JsonToken.START_ARRAY) {
-          ArrayNode array = Json.MAPPER.getNodeFactory().arrayNode();
+          boolean resumes = standIn && resume.open() != null;
+          // room for the elements taken and a turn's new ones, without growing the array as they go
+          ArrayNode array =
+              Json.MAPPER
+                  .getNodeFactory()
+                  .arrayNode(resumes ? resume.elements() + NEW_ELEMENTS : NEW_ELEMENTS);
           List<long[]> read = new ArrayList<>();
           boolean skipFirst = false;
           int taken = 0;
-          if (standIn && resume.open() != null) {
+          if (resumes) {
             Field open = resume.open();
             taken = resume.elements();
             for (int i = 0; i < taken; i++) {
