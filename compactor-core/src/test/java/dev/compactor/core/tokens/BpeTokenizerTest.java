@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
@@ -69,19 +70,15 @@ class BpeTokenizerTest {
     String alphabet = "aZé 中\n\t'sS1٣😀\u0301-/_\r.,'ll";
     int[] cps = alphabet.codePoints().toArray();
     for (int i = 0; i < 3000; i++) {
-      StringBuilder sb = new StringBuilder();
-      int n = r.nextInt(200);
-      for (int k = 0; k < n; k++) {
-        int pick = r.nextInt(20);
-        if (pick == 0) {
-          sb.append((char) (0xD800 + r.nextInt(0x800))); // a lone surrogate
-        } else if (pick == 1) {
-          sb.append((char) r.nextInt(0xD800));
-        } else {
-          sb.appendCodePoint(cps[r.nextInt(cps.length)]);
-        }
-      }
-      assertSameCount(sb.toString(), "random text " + i + " (seed 42)");
+      String text =
+          randomText(
+              r,
+              cps,
+              200,
+              20,
+              sb -> sb.append((char) (0xD800 + r.nextInt(0x800))), // a lone surrogate
+              sb -> sb.append((char) r.nextInt(0xD800)));
+      assertSameCount(text, "random text " + i + " (seed 42)");
     }
   }
 
@@ -201,20 +198,42 @@ class BpeTokenizerTest {
             + " \u000b\u200d\ud800";
     int[] cps = alphabet.codePoints().toArray();
     for (int i = 0; i < 20_000; i++) {
-      StringBuilder sb = new StringBuilder();
-      int n = r.nextInt(40);
-      for (int k = 0; k < n; k++) {
-        int pick = r.nextInt(30);
-        if (pick == 0) {
-          sb.append((char) r.nextInt(0x10000));
-        } else if (pick == 1) {
-          sb.appendCodePoint(0x10000 + r.nextInt(0x20000));
-        } else {
-          sb.appendCodePoint(cps[r.nextInt(cps.length)]);
-        }
-      }
-      assertSamePieces(sb.toString(), "random text " + i + " (seed 3)");
+      String text =
+          randomText(
+              r,
+              cps,
+              40,
+              30,
+              sb -> sb.append((char) r.nextInt(0x10000)),
+              sb -> sb.appendCodePoint(0x10000 + r.nextInt(0x20000)));
+      assertSamePieces(text, "random text " + i + " (seed 3)");
     }
+  }
+
+  /**
+   * Random text of fewer than {@code maxLength} draws: one in {@code odds} is written by {@code
+   * rare0}, one by {@code rare1}, the others are code points of {@code alphabet}.
+   */
+  private static String randomText(
+      Random r,
+      int[] alphabet,
+      int maxLength,
+      int odds,
+      Consumer<StringBuilder> rare0,
+      Consumer<StringBuilder> rare1) {
+    StringBuilder sb = new StringBuilder();
+    int n = r.nextInt(maxLength);
+    for (int k = 0; k < n; k++) {
+      int pick = r.nextInt(odds);
+      if (pick == 0) {
+        rare0.accept(sb);
+      } else if (pick == 1) {
+        rare1.accept(sb);
+      } else {
+        sb.appendCodePoint(alphabet[r.nextInt(alphabet.length)]);
+      }
+    }
+    return sb.toString();
   }
 
   /** The pieces of {@code text} by the pattern itself, as [start, end) pairs from {@code shift}. */
