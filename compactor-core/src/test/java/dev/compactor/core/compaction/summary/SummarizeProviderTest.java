@@ -58,6 +58,16 @@ class SummarizeProviderTest {
         .extraConfig(Map.of(SummarizeProvider.KEEP_RECENT_TOKENS, keepRecent));
   }
 
+  /** The summary of {@code m} under {@code limit}, keeping {@code keepRecent} tokens verbatim. */
+  private static CompactionResult summarize(List<Message> m, Integer limit, int keepRecent) {
+    return new SummarizeProvider().compress(m, config(limit, keepRecent).build());
+  }
+
+  /** {@code view} keeps the provider-independent invariants of a view. */
+  private static void assertValid(List<Message> view) {
+    assertThat(new ViewValidator().validate(view)).isEmpty();
+  }
+
   private static long tokens(List<Message> m) {
     return COUNTER.countMessages(m);
   }
@@ -109,7 +119,7 @@ class SummarizeProviderTest {
   @Test
   void view_isHeadThenCheckpointThenRecentTail_coveringEverySummarizedMessage() {
     List<Message> m = agentLog(30);
-    CompactionResult r = new SummarizeProvider().compress(m, config(null, 2000).build());
+    CompactionResult r = summarize(m, null, 2000);
 
     List<Message> out = r.messages();
     assertThat(out.get(0)).isEqualTo(m.get(0));
@@ -136,7 +146,7 @@ class SummarizeProviderTest {
     Message answer = last(m);
     m.add(Message.builder(Role.SYSTEM).id("status-1").content("/model").uiOnly(true).build());
     m.add(Message.builder(Role.SYSTEM).id("status-2").content("kept").uiOnly(true).build());
-    CompactionResult r = new SummarizeProvider().compress(m, config(null, 0).build());
+    CompactionResult r = summarize(m, null, 0);
     assertThat(r.messages()).contains(answer);
     assertThat(r.messages()).endsWith(answer, m.get(m.size() - 2), m.get(m.size() - 1));
     assertThat(r.provenance().get(checkpointOf(r).id())).doesNotContain(answer.id());
@@ -150,20 +160,14 @@ class SummarizeProviderTest {
       List<Message> m = new ArrayList<>(base);
       // a compaction notice in the summarized span, with a fresh random id each time
       m.add(3, Message.builder(Role.SYSTEM).content("Compacted with trim").uiOnly(true).build());
-      ids.add(
-          checkpointOf(new SummarizeProvider().compress(m, config(null, 2000).build()))
-              .id()
-              .value());
+      ids.add(checkpointOf(summarize(m, null, 2000)).id().value());
     }
     assertThat(ids.get(0)).isEqualTo(ids.get(1));
     List<Message> other = new ArrayList<>(base);
     other.set(
         2,
         Message.builder(other.get(2).role()).id("renamed").content(other.get(2).content()).build());
-    assertThat(
-            checkpointOf(new SummarizeProvider().compress(other, config(null, 2000).build()))
-                .id()
-                .value())
+    assertThat(checkpointOf(summarize(other, null, 2000)).id().value())
         .as("a covered message of another id")
         .isNotEqualTo(ids.get(0));
   }
@@ -181,7 +185,7 @@ class SummarizeProviderTest {
     }
     m.add(Message.builder(Role.USER).id("last").content("ok?").build());
     long limit = 60;
-    CompactionResult r = new SummarizeProvider().compress(m, config((int) limit, 0).build());
+    CompactionResult r = summarize(m, (int) limit, 0);
     assertThat(tokens(r.messages())).isLessThanOrEqualTo(limit);
     assertThat(checkpointOf(r).content()).contains(SummarizeProvider.CUT_MARKER);
     assertThat(r.limitations()).noneMatch(l -> l.contains("does not fit"));
@@ -199,17 +203,17 @@ class SummarizeProviderTest {
             .assistant("done")
             .build();
     // the three parallel results are ~600 tokens each: 1,200 tokens cut through them
-    CompactionResult small = new SummarizeProvider().compress(m, config(null, 1200).build());
+    CompactionResult small = summarize(m, null, 1200);
     List<Message> tail = small.messages().subList(2, small.messages().size());
     assertThat(tail).containsExactly(m.get(m.size() - 1)); // cut forward past the group
 
-    CompactionResult wide = new SummarizeProvider().compress(m, config(null, 2000).build());
+    CompactionResult wide = summarize(m, null, 2000);
     List<Message> tail2 = wide.messages().subList(2, wide.messages().size());
     assertThat(tail2.get(0).role()).isEqualTo(Role.ASSISTANT);
     assertThat(tail2.get(0).toolCalls()).hasSize(3);
     assertThat(tail2).hasSize(5);
-    assertThat(new ViewValidator().validate(small.messages())).isEmpty();
-    assertThat(new ViewValidator().validate(wide.messages())).isEmpty();
+    assertValid(small.messages());
+    assertValid(wide.messages());
   }
 
   @Test
@@ -223,9 +227,9 @@ class SummarizeProviderTest {
             .parallel(Conv.lines("p", 200), Conv.lines("q", 200))
             .build();
     List<Message> pending = m.subList(0, m.size() - 1); // one parallel result still missing
-    CompactionResult r = new SummarizeProvider().compress(pending, config(null, 10).build());
+    CompactionResult r = summarize(pending, null, 10);
     assertThat(r.messages()).endsWith(pending.get(pending.size() - 2), last(pending));
-    assertThat(new ViewValidator().validate(r.messages())).isEmpty();
+    assertValid(r.messages());
   }
 
   @Test
@@ -254,15 +258,13 @@ class SummarizeProviderTest {
     int fromB = (int) (tokens(m.subList(4, m.size())) - COUNTER.overhead().replyPriming());
     int fromD = (int) (tokens(m.subList(9, m.size())) - COUNTER.overhead().replyPriming());
 
-    CompactionResult plain = new SummarizeProvider().compress(m, config(null, fromD).build());
+    CompactionResult plain = summarize(m, null, fromD);
     assertThat(plain.messages().get(2)).isEqualTo(m.get(9)); // no reasoning: any step boundary
 
-    CompactionResult toUser =
-        new SummarizeProvider().compress(withThinking, config(null, fromB).build());
+    CompactionResult toUser = summarize(withThinking, null, fromB);
     assertThat(toUser.messages().get(2)).isEqualTo(withThinking.get(6)); // the user message
 
-    CompactionResult toEnd =
-        new SummarizeProvider().compress(withThinking, config(null, fromD).build());
+    CompactionResult toEnd = summarize(withThinking, null, fromD);
     assertThat(toEnd.messages().subList(2, toEnd.messages().size()))
         .containsExactly(withThinking.get(13)); // no safe start inside the loop: the final step
     assertThat(new ViewValidator(ViewValidator.Target.ANTHROPIC).validate(toEnd.messages()))
@@ -281,7 +283,7 @@ class SummarizeProviderTest {
             .tool("read_file", "{}", Conv.lines("b", 60))
             .assistant("done")
             .build();
-    CompactionResult r = new SummarizeProvider().compress(m, config(null, 50).build());
+    CompactionResult r = summarize(m, null, 50);
     List<Message> out = r.messages();
     assertThat(out)
         .containsExactly(m.get(0), checkpointOf(r), m.get(4), m.get(5), m.get(6), m.get(9));
@@ -327,13 +329,13 @@ class SummarizeProviderTest {
     conv.switchTo(v2);
     List<Message> recovered = conv.recover(cp2.id());
     assertThat(recovered).containsAll(first.subList(1, 20)).doesNotContain(cp1);
-    assertThat(new ViewValidator().validate(conv.activeMessages())).isEmpty();
+    assertValid(conv.activeMessages());
   }
 
   @Test
   void underALimit_theTailShrinksFirst_andTheDroppedStepsAreSummarized() {
     List<Message> m = agentLog(40);
-    CompactionResult loose = new SummarizeProvider().compress(m, config(null, 20_000).build());
+    CompactionResult loose = summarize(m, null, 20_000);
     long withoutLimit = tokens(loose.messages());
     int limit = (int) (withoutLimit / 2);
     Recording rec = new Recording(new ExtractiveSummarizer());
@@ -342,7 +344,7 @@ class SummarizeProviderTest {
     assertThat(tokens(r.messages())).isLessThanOrEqualTo(limit);
     assertThat(r.limitations()).anySatisfy(l -> assertThat(l).startsWith("kept tail shrunk"));
     assertThat(checkpointOf(r).content()).doesNotContain(SummarizeProvider.CUT_MARKER);
-    assertThat(new ViewValidator().validate(r.messages())).isEmpty();
+    assertValid(r.messages());
   }
 
   @Test
@@ -364,7 +366,7 @@ class SummarizeProviderTest {
     List<MessageId> covered = r.provenance().get(checkpointOf(r).id());
     assertThat(covered).hasSize(rec.inputs.get(0).size() + rec.inputs.get(1).size());
     assertThat(r.limitations()).anySatisfy(l -> assertThat(l).startsWith("kept tail shrunk"));
-    assertThat(new ViewValidator().validate(r.messages())).isEmpty();
+    assertValid(r.messages());
   }
 
   @Test
@@ -374,7 +376,7 @@ class SummarizeProviderTest {
     long minimal = COUNTER.countMessage(m.get(0)) + COUNTER.countMessage(last) + 3;
     int limit = (int) minimal + 120;
 
-    CompactionResult r = new SummarizeProvider().compress(m, config(limit, 20_000).build());
+    CompactionResult r = summarize(m, limit, 20_000);
     assertThat(r.messages()).containsExactly(m.get(0), checkpointOf(r), last);
     assertThat(tokens(r.messages())).isLessThanOrEqualTo(limit);
     assertThat(checkpointOf(r).content()).contains(SummarizeProvider.CUT_MARKER);
@@ -505,14 +507,14 @@ class SummarizeProviderTest {
         .isLessThan(cp.identifiers().indexOf("def parse_header"));
     assertThat(r.limitations())
         .anySatisfy(l -> assertThat(l).contains("more identifiers of the summarized span"));
-    assertThat(new ViewValidator().validate(r.messages())).isEmpty();
+    assertValid(r.messages());
   }
 
   @Test
   void theIndex_staysWithinItsShareOfTheLimit_andCarriesNamesForward() {
     List<Message> m = helperModules();
     int limit = 20_000;
-    CompactionResult r = new SummarizeProvider().compress(m, config(limit, 2_000).build());
+    CompactionResult r = summarize(m, limit, 2_000);
     Checkpoint cp = Checkpoint.parse(checkpointOf(r).content());
     // the newest outputs are in the kept tail; the index names those of the summarized span
     String kept = r.messages().get(r.messages().size() - 2).content();
@@ -529,7 +531,7 @@ class SummarizeProviderTest {
       next.add(Message.builder(Role.USER).id("more-" + i).content(Conv.lines("m" + i, 60)).build());
       next.add(Message.builder(Role.ASSISTANT).id("ans-" + i).content("Noted.").build());
     }
-    CompactionResult r2 = new SummarizeProvider().compress(next, config(limit, 2_000).build());
+    CompactionResult r2 = summarize(next, limit, 2_000);
     assertThat(Checkpoint.parse(checkpointOf(r2).content()).identifiers()).contains("helper_39_29");
   }
 
@@ -537,7 +539,7 @@ class SummarizeProviderTest {
   void indexShare_boundsTheIndexToItsShare_zeroListsNone_andABadValueIsNamed() {
     List<Message> m = helperModules();
     int limit = 20_000;
-    CompactionResult full = new SummarizeProvider().compress(m, config(limit, 2_000).build());
+    CompactionResult full = summarize(m, limit, 2_000);
     CompactionResult small =
         new SummarizeProvider().compress(m, withShare(config(limit, 2_000), 0.05).build());
     CompactionResult none =
@@ -619,7 +621,7 @@ class SummarizeProviderTest {
   @Test
   void nothingToSummarize_givesTheInputBack() {
     List<Message> m = agentLog(3);
-    CompactionResult r = new SummarizeProvider().compress(m, config(null, 100_000).build());
+    CompactionResult r = summarize(m, null, 100_000);
     assertThat(r.messages()).isEqualTo(m);
     assertThat(r.limitations()).singleElement().asString().startsWith("nothing to summarize");
   }
