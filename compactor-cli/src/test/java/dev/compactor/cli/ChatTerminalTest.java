@@ -201,46 +201,41 @@ class ChatTerminalTest {
 
   private static void assertSameFigures(String context, JsonNode inspect) {
     JsonNode anchor = inspect.get("anchor");
-    assertThat(number(context, "context\\s+([\\d,]+) of"))
-        .as("context tokens")
-        .isEqualTo(anchor.get("contextTokens").asLong());
-    assertThat(number(context, "of ([\\d,]+) tokens \\("))
-        .isEqualTo(inspect.at("/budget/tokens").asLong());
+    assertNumber(context, "context\\s+([\\d,]+) of", anchor.get("contextTokens").asLong());
+    assertNumber(context, "of ([\\d,]+) tokens \\(", inspect.at("/budget/tokens").asLong());
     if (anchor.get("valid").asBoolean()) {
-      assertThat(number(context, "usage anchor at message (\\d+)"))
-          .isEqualTo(anchor.get("anchorIndex").asLong());
-      assertThat(number(context, "([\\d,]+) reported"))
-          .isEqualTo(anchor.get("reportedTokens").asLong());
-      assertThat(number(context, "([\\d,]+) estimated"))
-          .isEqualTo(anchor.get("estimatedTokens").asLong());
+      assertNumber(context, "usage anchor at message (\\d+)", anchor.get("anchorIndex").asLong());
+      assertNumber(context, "([\\d,]+) reported", anchor.get("reportedTokens").asLong());
+      assertNumber(context, "([\\d,]+) estimated", anchor.get("estimatedTokens").asLong());
     } else {
       assertThat(context).contains("anchor      none (estimate): " + anchor.get("reason").asText());
     }
-    assertThat(number(context, "counted\\s+([\\d,]+) tokens"))
-        .isEqualTo(inspect.get("tokens").asLong());
-    assertThat(number(context, "counted\\s+[\\d,]+ tokens in ([\\d,]+) messages"))
-        .isEqualTo(inspect.get("messages").asLong() - inspect.get("uiOnlyMessages").asLong());
+    assertNumber(context, "counted\\s+([\\d,]+) tokens", inspect.get("tokens").asLong());
+    assertNumber(
+        context,
+        "counted\\s+[\\d,]+ tokens in ([\\d,]+) messages",
+        inspect.get("messages").asLong() - inspect.get("uiOnlyMessages").asLong());
     for (Map.Entry<String, JsonNode> role : iterable(inspect.get("byRole"))) {
       String r = role.getKey();
-      assertThat(number(context, "\\b" + r + "\\s+([\\d,]+) messages"))
-          .as(r + " messages")
-          .isEqualTo(role.getValue().get("messages").asLong());
-      assertThat(number(context, "\\b" + r + "\\s+[\\d,]+ messages\\s+([\\d,]+) tokens"))
-          .as(r + " tokens")
-          .isEqualTo(role.getValue().get("tokens").asLong());
+      assertNumber(
+          context, "\\b" + r + "\\s+([\\d,]+) messages", role.getValue().get("messages").asLong());
+      assertNumber(
+          context,
+          "\\b" + r + "\\s+[\\d,]+ messages\\s+([\\d,]+) tokens",
+          role.getValue().get("tokens").asLong());
     }
-    assertThat(number(context, "tools\\s+([\\d,]+) calls"))
-        .isEqualTo(inspect.get("toolCalls").asLong());
-    assertThat(number(context, "([\\d,]+) results")).isEqualTo(inspect.get("toolResults").asLong());
-    assertThat(number(context, "([\\d,]+) tool output tokens"))
-        .isEqualTo(inspect.get("toolOutputTokens").asLong());
-    assertThat(number(context, "budget\\s+([\\d,]+) \\("))
-        .isEqualTo(inspect.at("/budget/tokens").asLong());
-    assertThat(number(context, "window ([\\d,]+)"))
-        .isEqualTo(inspect.at("/window/tokens").asLong());
-    assertThat(number(context, "max output ([\\d,]+)"))
-        .isEqualTo(inspect.get("maxOutput").asLong());
+    assertNumber(context, "tools\\s+([\\d,]+) calls", inspect.get("toolCalls").asLong());
+    assertNumber(context, "([\\d,]+) results", inspect.get("toolResults").asLong());
+    assertNumber(context, "([\\d,]+) tool output tokens", inspect.get("toolOutputTokens").asLong());
+    assertNumber(context, "budget\\s+([\\d,]+) \\(", inspect.at("/budget/tokens").asLong());
+    assertNumber(context, "window ([\\d,]+)", inspect.at("/window/tokens").asLong());
+    assertNumber(context, "max output ([\\d,]+)", inspect.get("maxOutput").asLong());
     assertThat(inspect.at("/budget/source").asText()).startsWith("context_budget persisted in");
+  }
+
+  /** The number {@code regex}'s first group finds in {@code text} is {@code expected}. */
+  private static void assertNumber(String text, String regex, long expected) {
+    assertThat(number(text, regex)).as(regex).isEqualTo(expected);
   }
 
   private static Iterable<Map.Entry<String, JsonNode>> iterable(JsonNode object) {
