@@ -116,31 +116,27 @@ class ReplayCommandTest {
   @Test
   void replay_windowWithoutTheBenchJar_failsSayingHowToRunIt() {
     CliRunner r = CliRunner.run("replay", SAMPLE.toString(), "--strategy", "window", "--quiet");
-    assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err())
-        .contains("compactor-bench")
-        .contains("java -cp compactor-bench/target/benchmarks.jar dev.compactor.cli.Main replay");
+    assertRefused(
+        r,
+        "compactor-bench",
+        "java -cp compactor-bench/target/benchmarks.jar dev.compactor.cli.Main replay");
   }
 
   @Test
   void replay_badInputs_failWithAClearMessage() {
     CliRunner missing = CliRunner.run("replay", dir.resolve("nope.json").toString());
-    assertThat(missing.exitCode()).isEqualTo(2);
-    assertThat(missing.err()).contains("no such file or directory");
+    assertRefused(missing, "no such file or directory");
     CliRunner unknown = CliRunner.run("replay", SAMPLE.toString(), "--strategy", "magic");
     assertThat(unknown.err()).contains("unknown replay strategy \"magic\"");
     CliRunner budget = CliRunner.run("replay", SAMPLE.toString(), "--context-budget", "0");
-    assertThat(budget.exitCode()).isEqualTo(2);
-    assertThat(budget.err()).contains("\"0\"");
+    assertRefused(budget, "\"0\"");
     CliRunner chart = CliRunner.run("replay", SAMPLE.toString(), "--chart", "x.gif");
     assertThat(chart.err()).contains(".png, .html or .svg");
     CliRunner api = CliRunner.run("replay", SAMPLE.toString(), "--proxy-api", "anthropic");
-    assertThat(api.exitCode()).isEqualTo(2);
-    assertThat(api.err()).contains("--proxy-api needs --through-proxy");
+    assertRefused(api, "--proxy-api needs --through-proxy");
     CliRunner shape =
         CliRunner.run("replay", SAMPLE.toString(), "--through-proxy", "--proxy-api", "grpc");
-    assertThat(shape.exitCode()).isEqualTo(2);
-    assertThat(shape.err()).contains("--proxy-api grpc").contains("openai or anthropic");
+    assertRefused(shape, "--proxy-api grpc", "openai or anthropic");
   }
 
   @Test
@@ -154,26 +150,28 @@ class ReplayCommandTest {
         .contains("broken.json");
 
     CliRunner none = CliRunner.run("replay", bad.toString(), "--quiet");
-    assertThat(none.exitCode()).isEqualTo(2);
-    assertThat(none.err()).contains("no file could be read").contains("broken.json");
+    assertRefused(none, "no file could be read", "broken.json");
   }
 
   @Test
   void replay_maxOutputAtLeastTheWindow_isRefused() {
     CliRunner r =
         CliRunner.run("replay", SAMPLE.toString(), "--max-output", "999999999", "--quiet");
-    assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err())
-        .contains("max output \"999999999\" from --max-output")
-        .contains("smaller than the context window");
+    assertRefused(
+        r, "max output \"999999999\" from --max-output", "smaller than the context window");
   }
 
   @Test
   void replay_outputInAMissingDirectory_isRefusedBeforeReplaying() {
     Path json = dir.resolve("no/such/dir/r.json");
     CliRunner r = CliRunner.run("replay", SAMPLE.toString(), "--json", json.toString(), "--quiet");
-    assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err()).contains("--json").contains("does not exist");
+    assertRefused(r, "--json", "does not exist");
     assertThat(dir.resolve("no")).doesNotExist();
+  }
+
+  /** The command was refused as a usage error (exit 2) with each of {@code says} in its stderr. */
+  private static void assertRefused(CliRunner r, String... says) {
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains(says);
   }
 }
