@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What a command reads: a conversation directory of the store (its active view) or a transcript
@@ -139,23 +140,22 @@ record ConversationInput(
    * name when the source holds several.
    */
   List<String> problems() {
-    List<String> out = new ArrayList<>();
-    for (ImportedConversation c : conversations) {
-      for (String p : c.problems()) {
-        out.add(conversations.size() > 1 ? c.name() + ": " + p : p);
-      }
-    }
-    return out;
+    return prefixed(ImportedConversation::problems);
   }
 
   /**
    * How the import mapped the source where it is not one to one, prefixed like {@link #problems}.
    */
   List<String> notes() {
+    return prefixed(ImportedConversation::notes);
+  }
+
+  /** Each conversation's lines, prefixed with its name when the source holds several. */
+  private List<String> prefixed(Function<ImportedConversation, List<String>> lines) {
     List<String> out = new ArrayList<>();
     for (ImportedConversation c : conversations) {
-      for (String n : c.notes()) {
-        out.add(conversations.size() > 1 ? c.name() + ": " + n : n);
+      for (String line : lines.apply(c)) {
+        out.add(conversations.size() > 1 ? c.name() + ": " + line : line);
       }
     }
     return out;
