@@ -69,7 +69,8 @@ record CliRunner(int exitCode, String out, String err) {
     return args.toArray(String[]::new);
   }
 
-  private static CliRunner run(CommandLine cl, String... args) {
+  /** Runs {@code cl} with {@code args}, capturing what it writes. */
+  static CliRunner run(CommandLine cl, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out));

@@ -21,12 +21,8 @@ class SubcommandCommandLineTest {
   }
 
   private static String run(CommandLine cl, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int code = cl.execute(args);
-    return code + "\n" + out + "\n" + err;
+    CliRunner r = CliRunner.run(cl, args);
+    return r.exitCode() + "\n" + r.out() + "\n" + r.err();
   }
 
   @Test
