@@ -50,11 +50,8 @@ final class Truncation {
     while (headEnd < len) {
       int nl = text.indexOf('\n', headEnd);
       int next = nl < 0 ? len : nl + 1;
-      if (next - headEnd > (headBudget - headTokens) * MAX_CHARS_PER_TOKEN) {
-        break;
-      }
-      int t = counter.countText(text.substring(headEnd, next));
-      if (headTokens + t > headBudget) {
+      int t = tokensWithin(text, headEnd, next, headBudget - headTokens, counter);
+      if (t < 0) {
         break;
       }
       headTokens += t;
@@ -70,11 +67,8 @@ final class Truncation {
     while (tailStart > headEnd && tailBudget > 0) {
       int prevNl = text.lastIndexOf('\n', tailStart - 2);
       int start = Math.max(prevNl + 1, headEnd);
-      if (tailStart - start > (tailBudget - tailTokens) * MAX_CHARS_PER_TOKEN) {
-        break;
-      }
-      int t = counter.countText(text.substring(start, tailStart));
-      if (tailTokens + t > tailBudget) {
+      int t = tokensWithin(text, start, tailStart, tailBudget - tailTokens, counter);
+      if (t < 0) {
         break;
       }
       tailTokens += t;
@@ -108,6 +102,18 @@ final class Truncation {
         first,
         Math.max(first, last),
         Math.max(1, totalLines));
+  }
+
+  /**
+   * The tokens of {@code text[from, to)} when they are at most {@code room}, else -1; a span too
+   * long to fit is refused without counting it.
+   */
+  private static int tokensWithin(String text, int from, int to, int room, TokenCounter counter) {
+    if (to - from > room * MAX_CHARS_PER_TOKEN) {
+      return -1;
+    }
+    int t = counter.countText(text.substring(from, to));
+    return t > room ? -1 : t;
   }
 
   /** The end of the longest prefix of text[from..] with at most {@code budget} tokens (approx.). */
