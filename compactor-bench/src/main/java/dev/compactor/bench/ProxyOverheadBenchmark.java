@@ -557,7 +557,7 @@ public final class ProxyOverheadBenchmark {
     s.cpuNanos = BenchSupport.processCpuNanos() - cpu0;
     s.jitMillis = jitMillis() - jit0;
     THREADS.snapshot().forEach((g, t) -> s.groupTicks.put(g, t - groups0.getOrDefault(g, 0L)));
-    s.groupTicks.put("bench-client-#", clientCpu.get() / 10_000_000L); // in ticks of 10 ms
+    s.groupTicks.put("bench-client-#", (clientCpu.get() + 5_000_000L) / 10_000_000L); // 10 ms ticks
     for (int c = 0; c < clients; c++) {
       if (latencies[c] != null) {
         s.nanos = CallSample.concat(s.nanos, latencies[c]);

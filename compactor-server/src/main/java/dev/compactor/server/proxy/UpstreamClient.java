@@ -338,6 +338,7 @@ final class UpstreamClient {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
+      c.writingSince = System.nanoTime(); // before the watch can see it: never an old time
       WriteWatch.WRITING.add(c);
       try {
         for (int at = off, end = off + len; at < end; at += CHUNK) {
