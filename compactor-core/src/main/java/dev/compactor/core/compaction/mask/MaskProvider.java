@@ -202,13 +202,13 @@ public final class MaskProvider implements ContextProvider {
       Message m = messages.get(i);
       int tokens = counter.countText(m.content());
       String reference = config.archive().save(m, m.content());
-      List<String> mentions = Identifiers.mentions(m.content(), options.mentions);
+      List<String> mentions = Identifiers.mentions(m.content(), options.mentions());
       named.addAll(mentions);
-      List<String> names = Identifiers.codeNames(m.content(), options.names, named);
+      List<String> names = Identifiers.codeNames(m.content(), options.names(), named);
       named.addAll(names);
       List<String> also = List.of();
-      if (options.index > 0) {
-        also = index(m, named, Math.min(options.index, 1 + tokens / INDEX_TOKENS_PER_NAME));
+      if (options.index() > 0) {
+        also = index(m, named, Math.min(options.index(), 1 + tokens / INDEX_TOKENS_PER_NAME));
         named.addAll(also);
       }
       String placeholder = placeholder(tokens, mentions, names, also, reference);
@@ -226,7 +226,7 @@ public final class MaskProvider implements ContextProvider {
             "masked %d tool output(s) older than the last %d: %,d tokens of output replaced by %,d"
                 + " tokens of placeholders naming their recovery references",
             targets.size(),
-            options.keepLast,
+            options.keepLast(),
             before,
             after));
     if (config.limit() != null) {
@@ -239,7 +239,7 @@ public final class MaskProvider implements ContextProvider {
                     + " other messages are kept verbatim; trim or summarize to go further",
                 total,
                 config.limit(),
-                options.keepLast));
+                options.keepLast()));
       }
     }
     return CompactionResult.of(messages, out, notes, provenance);
@@ -311,8 +311,8 @@ public final class MaskProvider implements ContextProvider {
         outputs.add(i);
       }
     }
-    int due = Math.max(0, outputs.size() - options.keepLast);
-    int boundary = due / options.batch * options.batch;
+    int due = Math.max(0, outputs.size() - options.keepLast());
+    int boundary = due / options.batch() * options.batch();
     if (boundary == 0) {
       return List.of();
     }
@@ -330,7 +330,7 @@ public final class MaskProvider implements ContextProvider {
           || m.metadata().extra().containsKey(COMPACTED_BY_OTHERS)
           || (m.toolCallId() != null && pending.contains(m.toolCallId()))
           // countMessage is cached per message: the per-turn check stays O(new messages).
-          || counter.countMessage(m) < options.minTokens) {
+          || counter.countMessage(m) < options.minTokens()) {
         continue;
       }
       targets.add(i);
@@ -339,22 +339,8 @@ public final class MaskProvider implements ContextProvider {
   }
 
   /** Parsed, validated extraConfig options. */
-  private static final class Options {
-    final int keepLast;
-    final int batch;
-    final int minTokens;
-    final int names;
-    final int mentions;
-    final int index;
-
-    private Options(int keepLast, int batch, int minTokens, int names, int mentions, int index) {
-      this.index = index;
-      this.mentions = mentions;
-      this.keepLast = keepLast;
-      this.batch = batch;
-      this.minTokens = minTokens;
-      this.names = names;
-    }
+  private record Options(
+      int keepLast, int batch, int minTokens, int names, int mentions, int index) {
 
     static Options of(CompressionConfig config) {
       Map<String, Object> extra = config.extraConfig();
