@@ -96,14 +96,9 @@ public final class ModelCatalog {
   public static ModelCatalog parse(String text, String source) {
     List<ModelInfo> models = new ArrayList<>();
     Map<String, String> aliases = new LinkedHashMap<>();
-    String[] lines = text.split("\r?\n", -1);
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i].strip();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      String where = source + " line " + (i + 1);
-      String[] f = line.split("\\s+");
+    for (TableRow row : TableRow.parse(text, source)) {
+      String where = row.where();
+      String[] f = row.fields();
       if (f.length != 7) {
         throw new CompactorException(
             where

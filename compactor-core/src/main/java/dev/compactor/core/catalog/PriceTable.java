@@ -83,14 +83,10 @@ public final class PriceTable {
    */
   public static PriceTable parse(String text, String source, ModelCatalog catalog) {
     Map<String, ModelPrice> prices = new LinkedHashMap<>();
-    String[] lines = text.split("\r?\n", -1);
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i].strip();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      String[] f = line.split("\\s+");
-      String where = source + " line " + (i + 1);
+    for (TableRow row : TableRow.parse(text, source)) {
+      String line = row.line();
+      String where = row.where();
+      String[] f = row.fields();
       if (f.length != 5 && f.length != 3) {
         throw new CompactorException(
             where
