@@ -7,10 +7,9 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.CompressionConfig;
 import dev.compactor.core.compaction.ViewBuilder;
+import dev.compactor.core.compaction.fixtures.Conv;
 import dev.compactor.core.compaction.mask.MaskProvider;
 import dev.compactor.core.message.Message;
-import dev.compactor.core.message.Role;
-import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.view.InMemoryConversation;
 import dev.compactor.core.view.InMemoryMasterLog;
 import java.util.List;
@@ -22,17 +21,9 @@ class RecallToolTest {
 
   /** A conversation whose active view masks the first of two outputs. */
   private static InMemoryConversation masked() {
-    InMemoryConversation conv = new InMemoryConversation(new InMemoryMasterLog());
-    conv.append(Message.builder(Role.USER).id("u").content("go").build());
-    for (int i = 0; i < 2; i++) {
-      conv.append(
-          Message.builder(Role.ASSISTANT)
-              .id("a" + i)
-              .toolCalls(List.of(new ToolCall("c" + i, "shell", "{}")))
-              .build());
-      conv.append(
-          Message.builder(Role.TOOL).id("t" + i).toolCallId("c" + i).content(OUTPUT).build());
-    }
+    List<Message> messages =
+        new Conv().user("go").tool("shell", "{}", OUTPUT).tool("shell", "{}", OUTPUT).build();
+    InMemoryConversation conv = new InMemoryConversation(new InMemoryMasterLog(messages));
     CompactionResult r =
         new MaskProvider()
             .compress(
@@ -56,8 +47,8 @@ class RecallToolTest {
   void aMaskedOutput_comesBackWhole_byItsMaskedId_orItsSourceId() {
     InMemoryConversation conv = masked();
     assertThat(conv.activeMessages().get(2).content()).startsWith(MaskProvider.PLACEHOLDER_PREFIX);
-    assertThat(RecallTool.run(conv, "{\"id\": \"t0~masked\"}")).isEqualTo(OUTPUT);
-    assertThat(RecallTool.recall(conv, "t0")).isEqualTo(OUTPUT);
+    assertThat(RecallTool.run(conv, "{\"id\": \"m2~masked\"}")).isEqualTo(OUTPUT);
+    assertThat(RecallTool.recall(conv, "m2")).isEqualTo(OUTPUT);
   }
 
   @Test

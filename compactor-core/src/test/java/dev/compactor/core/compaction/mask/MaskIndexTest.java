@@ -3,10 +3,9 @@ package dev.compactor.core.compaction.mask;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.compactor.core.compaction.CompressionConfig;
+import dev.compactor.core.compaction.fixtures.Conv;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.Role;
-import dev.compactor.core.message.ToolCall;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,17 +20,11 @@ class MaskIndexTest {
           + "# see src/table/cache.py and docs/tables.md\n".repeat(8);
 
   private static List<Message> session(String other) {
-    List<Message> s = new ArrayList<>();
-    s.add(Message.builder(Role.USER).id("u").content("read the table code " + other).build());
+    Conv s = new Conv().user("read the table code " + other);
     for (int i = 0; i < 3; i++) {
-      s.add(
-          Message.builder(Role.ASSISTANT)
-              .id("a" + i)
-              .toolCalls(List.of(new ToolCall("c" + i, "shell", "{}")))
-              .build());
-      s.add(Message.builder(Role.TOOL).id("t" + i).toolCallId("c" + i).content(READ).build());
+      s.tool("shell", "{}", READ);
     }
-    return s;
+    return s.build();
   }
 
   private static CompressionConfig config(Map<String, Object> extra) {
