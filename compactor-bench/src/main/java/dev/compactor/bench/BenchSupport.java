@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What the benchmarks' {@code main} methods share: reading flags and their values, and the pieces
@@ -40,6 +41,18 @@ final class BenchSupport {
       throw new IllegalArgumentException(
           args[i - 1] + " takes a whole number, got \"" + v + "\"", e);
     }
+  }
+
+  /**
+   * The value of the flag {@code args[i - 1]}, one of {@code allowed}; {@code choices} names them
+   * for the error, e.g. {@code "jdk (java.net.http) or urlconnection (HttpURLConnection)"}.
+   */
+  static String oneOf(String[] args, int i, String choices, String... allowed) {
+    String v = value(args, i);
+    if (!List.of(allowed).contains(v)) {
+      throw new IllegalArgumentException(args[i - 1] + " is " + choices + ", got \"" + v + "\"");
+    }
+    return v;
   }
 
   /** Settings of a server on a free port with one upstream. */

@@ -752,25 +752,24 @@ public final class ProxyOverheadBenchmark {
         case "--messages" -> messages = BenchSupport.positive(args, ++i);
         case "--tokens" -> tokens = BenchSupport.positive(args, ++i);
         case "--stream" -> stream = true;
-        case "--upstream" -> {
-          upstream = BenchSupport.value(args, ++i);
-          if (!upstream.equals("fake") && !upstream.equals("minimal")) {
-            throw new IllegalArgumentException(
-                "--upstream is fake (the testkit's FakeModelServer) or minimal, got \""
-                    + upstream
-                    + "\"");
-          }
-        }
+        case "--upstream" ->
+            upstream =
+                BenchSupport.oneOf(
+                    args,
+                    ++i,
+                    "fake (the testkit's FakeModelServer) or minimal",
+                    "fake",
+                    "minimal");
         case "--model-delay" -> modelDelay = Integer.parseInt(BenchSupport.value(args, ++i));
         case "--model" -> model = BenchSupport.value(args, ++i);
         case "--via" -> {
-          String via = BenchSupport.value(args, ++i);
-          if (!via.equals("proxy") && !via.equals("relay")) {
-            throw new IllegalArgumentException(
-                "--via is proxy (the compacting proxy) or relay (a byte relay), got \""
-                    + via
-                    + "\"");
-          }
+          String via =
+              BenchSupport.oneOf(
+                  args,
+                  ++i,
+                  "proxy (the compacting proxy) or relay (a byte relay)",
+                  "proxy",
+                  "relay");
           relay = via.equals("relay");
         }
         case "-h", "--help" -> {

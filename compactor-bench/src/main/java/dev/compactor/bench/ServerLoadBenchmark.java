@@ -110,15 +110,14 @@ public final class ServerLoadBenchmark {
         case "--chat-calls" -> chatCalls = BenchSupport.positive(args, ++i);
         case "--model-delay" -> modelDelay = Integer.parseInt(BenchSupport.value(args, ++i));
         case "--db" -> db = BenchSupport.value(args, ++i);
-        case "--client" -> {
-          client = BenchSupport.value(args, ++i);
-          if (!client.equals("jdk") && !client.equals("urlconnection")) {
-            throw new IllegalArgumentException(
-                "--client is jdk (java.net.http) or urlconnection (HttpURLConnection), got \""
-                    + client
-                    + "\"");
-          }
-        }
+        case "--client" ->
+            client =
+                BenchSupport.oneOf(
+                    args,
+                    ++i,
+                    "jdk (java.net.http) or urlconnection (HttpURLConnection)",
+                    "jdk",
+                    "urlconnection");
         case "-h", "--help" -> {
           System.out.println(
               "usage: ServerLoadBenchmark [--clients N] [--seconds S] [--rounds R] [--warmup S]"
