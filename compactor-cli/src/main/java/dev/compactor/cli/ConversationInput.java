@@ -1,12 +1,11 @@
 package dev.compactor.cli;
 
 import dev.compactor.core.CompactorException;
-import dev.compactor.core.message.Message;
-import dev.compactor.core.message.Role;
 import dev.compactor.log.imports.ImportResult;
 import dev.compactor.log.imports.ImportedConversation;
 import dev.compactor.log.imports.Importers;
 import dev.compactor.log.store.StoredConversation;
+import dev.compactor.replay.RecordedConversation;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -197,14 +196,9 @@ record ConversationInput(
   /** The model named by the newest assistant message that names one, or null. */
   String detectedModel() {
     for (ImportedConversation c : conversations) {
-      List<Message> m = c.messages();
-      for (int i = m.size() - 1; i >= 0; i--) {
-        Message x = m.get(i);
-        if (x.role() == Role.ASSISTANT && x.metadata().model() != null) {
-          String model = x.metadata().model();
-          String provider = x.metadata().provider();
-          return provider != null && !model.contains("/") ? provider + "/" + model : model;
-        }
+      String model = RecordedConversation.recordedModel(c.messages());
+      if (model != null) {
+        return model;
       }
     }
     return null;

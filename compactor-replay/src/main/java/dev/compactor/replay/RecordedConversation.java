@@ -155,8 +155,11 @@ public final class RecordedConversation {
     return m.role() == Role.ASSISTANT && !m.uiOnly();
   }
 
-  /** The model the recording names (the newest assistant message's), or null. */
-  static String recordedModel(List<Message> messages) {
+  /**
+   * The model the recording names: the newest assistant message's, prefixed with its provider when
+   * the name has none ({@code openai/gpt-4o}), or null when no assistant message names one.
+   */
+  public static String recordedModel(List<Message> messages) {
     for (int i = messages.size() - 1; i >= 0; i--) {
       Message m = messages.get(i);
       if (m.role() == Role.ASSISTANT && m.metadata().model() != null) {
