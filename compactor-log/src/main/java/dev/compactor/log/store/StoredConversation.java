@@ -200,14 +200,7 @@ public final class StoredConversation implements Conversation, AutoCloseable {
     if (!Files.isDirectory(dir)) {
       throw new LogIOException(dir, "is not a directory");
     }
-    StoredConversation c = new StoredConversation(dir);
-    try {
-      c.loadReadOnly();
-    } catch (RuntimeException | Error e) {
-      c.close();
-      throw e;
-    }
-    return c;
+    return new StoredConversation(dir).loadOrClose();
   }
 
   /**
@@ -216,6 +209,24 @@ public final class StoredConversation implements Conversation, AutoCloseable {
    */
   public List<String> readOnlyProblems() {
     return readOnlyProblems == null ? List.of() : List.copyOf(readOnlyProblems);
+  }
+
+  /**
+   * Loads the files, for reading only or for writing as this was opened, and returns this; closes
+   * this and rethrows when that fails.
+   */
+  private StoredConversation loadOrClose() {
+    try {
+      if (readOnlyProblems != null) {
+        loadReadOnly();
+      } else {
+        load();
+      }
+    } catch (RuntimeException | Error e) {
+      close();
+      throw e;
+    }
+    return this;
   }
 
   private void loadReadOnly() {
@@ -298,14 +309,7 @@ public final class StoredConversation implements Conversation, AutoCloseable {
         throw new ConversationLockedException(
             dir, "in another process (it holds the lock on " + lockFile + ")");
       }
-      StoredConversation c = new StoredConversation(dir, key, clock, ch, lock, toolOutputs);
-      try {
-        c.load();
-      } catch (RuntimeException | Error e) {
-        c.close();
-        throw e;
-      }
-      return c;
+      return new StoredConversation(dir, key, clock, ch, lock, toolOutputs).loadOrClose();
     } catch (OverlappingFileLockException e) {
       // not expected thanks to OPEN_IN_THIS_JVM; the same meaning if it happens
       release(key, ch);
