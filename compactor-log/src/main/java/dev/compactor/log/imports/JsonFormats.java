@@ -3,9 +3,14 @@ package dev.compactor.log.imports;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.compactor.wire.json.Json;
 import java.util.List;
+import java.util.Set;
 
 /** Detection helpers for the formats that are one JSON document. */
 final class JsonFormats {
+  /** Content block types that only Anthropic's messages format has. */
+  private static final Set<String> ANTHROPIC_BLOCK_TYPES =
+      Set.of("tool_use", "tool_result", "thinking", "redacted_thinking");
+
   private JsonFormats() {}
 
   /**
@@ -87,11 +92,7 @@ final class JsonFormats {
       if (c != null && c.isArray()) {
         for (JsonNode b : c) {
           String t = Json.text(b, "type");
-          if (t != null
-              && (t.equals("tool_use")
-                  || t.equals("tool_result")
-                  || t.equals("thinking")
-                  || t.equals("redacted_thinking"))) {
+          if (t != null && ANTHROPIC_BLOCK_TYPES.contains(t)) {
             return true;
           }
         }
