@@ -35,6 +35,17 @@ class StoredConversationTest {
     return Message.builder(Role.USER).id(id).content(text).build();
   }
 
+  /**
+   * A message that cannot be written: its extra field {@code usage} is a name the metadata itself
+   * uses.
+   */
+  private static Message unwritable(String id) {
+    return Message.builder(Role.USER)
+        .id(id)
+        .metadata(new MessageMetadata(null, null, null, null, Map.of("usage", 1)))
+        .build();
+  }
+
   private Path master() {
     return dir.resolve("conversation.jsonl");
   }
@@ -139,11 +150,7 @@ class StoredConversationTest {
 
   @Test
   void append_messageWhoseExtraCannotBeWritten_failsAndWritesNothing() throws IOException {
-    Message m =
-        Message.builder(Role.USER)
-            .id("a")
-            .metadata(new MessageMetadata(null, null, null, null, Map.of("usage", 1)))
-            .build();
+    Message m = unwritable("a");
     try (StoredConversation c = StoredConversation.open(dir)) {
       assertThatThrownBy(() -> c.append(m))
           .isInstanceOf(CompactorException.class)
@@ -242,11 +249,7 @@ class StoredConversationTest {
   @Test
   void appendAll_storedOrRepeatedId_orAMessageThatCannotBeWritten_writesNothing()
       throws IOException {
-    Message unwritable =
-        Message.builder(Role.USER)
-            .id("bad")
-            .metadata(new MessageMetadata(null, null, null, null, Map.of("usage", 1)))
-            .build();
+    Message unwritable = unwritable("bad");
     try (StoredConversation c = StoredConversation.open(dir)) {
       c.append(user("m1", "a"));
       long size = Files.size(master());
