@@ -49,6 +49,18 @@ class ImporterRegistryTest {
                     .allSatisfy(v -> assertThat(v).contains(reason)));
   }
 
+  /**
+   * Reading the chat document as {@code format} fails, the message containing every one of {@code
+   * parts}.
+   */
+  private void assertReadingChatAsFails(String format, String... parts) throws IOException {
+    Path p = Fixtures.write(dir, "chat.json", CHAT);
+
+    assertThatThrownBy(() -> Importers.read(p, format))
+        .isInstanceOf(ImportException.class)
+        .hasMessageContainingAll(parts);
+  }
+
   @Test
   void builtIns_haveUniqueNamesAndDescriptions() {
     ImporterRegistry r = ImporterRegistry.builtIns();
@@ -176,22 +188,12 @@ class ImporterRegistryTest {
 
   @Test
   void read_explicitFormatThatDoesNotFit_failsWithTheReason() throws IOException {
-    Path p = Fixtures.write(dir, "chat.json", CHAT);
-
-    assertThatThrownBy(() -> Importers.read(p, "tau-bench"))
-        .isInstanceOf(ImportException.class)
-        .hasMessageContaining("as tau-bench")
-        .hasMessageContaining("chat.json");
+    assertReadingChatAsFails("tau-bench", "as tau-bench", "chat.json");
   }
 
   @Test
   void read_unknownFormat_failsNamingTheKnownOnes() throws IOException {
-    Path p = Fixtures.write(dir, "chat.json", CHAT);
-
-    assertThatThrownBy(() -> Importers.read(p, "yaml-chat"))
-        .isInstanceOf(ImportException.class)
-        .hasMessageContaining("\"yaml-chat\"")
-        .hasMessageContaining("gptme, tau-bench");
+    assertReadingChatAsFails("yaml-chat", "\"yaml-chat\"", "gptme, tau-bench");
   }
 
   @Test
