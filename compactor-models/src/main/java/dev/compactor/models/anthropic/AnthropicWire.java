@@ -51,11 +51,7 @@ final class AnthropicWire {
     if (!req.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
       for (ToolSpec t : req.tools()) {
-        ObjectNode o = tools.addObject().put("name", t.name());
-        if (!t.description().isEmpty()) {
-          o.put("description", t.description());
-        }
-        o.set("input_schema", Requests.schema(t));
+        Requests.tool(tools.addObject(), t, "input_schema");
       }
     }
     if (req.temperature() != null) {

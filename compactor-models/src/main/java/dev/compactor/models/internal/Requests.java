@@ -50,6 +50,20 @@ public final class Requests {
   }
 
   /**
+   * Writes a tool definition into {@code target}: its {@code name}, its {@code description} unless
+   * empty, and its {@link #schema} under {@code schemaField}.
+   *
+   * @throws IllegalArgumentException naming the tool when the schema is not a JSON object
+   */
+  public static void tool(ObjectNode target, ToolSpec tool, String schemaField) {
+    target.put("name", tool.name());
+    if (!tool.description().isEmpty()) {
+      target.put("description", tool.description());
+    }
+    target.set(schemaField, schema(tool));
+  }
+
+  /**
    * Writes the request's options into {@code body}, overriding fields the client set.
    *
    * @throws IllegalArgumentException when an option names a reserved field

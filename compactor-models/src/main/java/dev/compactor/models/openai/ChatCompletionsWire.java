@@ -36,12 +36,8 @@ final class ChatCompletionsWire {
     if (!req.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
       for (ToolSpec t : req.tools()) {
-        ObjectNode fn = tools.addObject().put("type", "function").putObject("function");
-        fn.put("name", t.name());
-        if (!t.description().isEmpty()) {
-          fn.put("description", t.description());
-        }
-        fn.set("parameters", Requests.schema(t));
+        Requests.tool(
+            tools.addObject().put("type", "function").putObject("function"), t, "parameters");
       }
     }
     if (req.maxOutputTokens() != null) {

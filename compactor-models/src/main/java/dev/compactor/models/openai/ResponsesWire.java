@@ -44,11 +44,7 @@ final class ResponsesWire {
     if (!req.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
       for (ToolSpec t : req.tools()) {
-        ObjectNode o = tools.addObject().put("type", "function").put("name", t.name());
-        if (!t.description().isEmpty()) {
-          o.put("description", t.description());
-        }
-        o.set("parameters", Requests.schema(t));
+        Requests.tool(tools.addObject().put("type", "function"), t, "parameters");
       }
     }
     if (req.maxOutputTokens() != null) {
