@@ -107,10 +107,7 @@ public abstract class ChatModelContract {
     assertThat(server.lastRequest().lastUserText()).isEqualTo("Hello there");
     assertThat(r.message().content()).isEqualTo("General Kenobi.");
     assertThat(r.message().toolCalls()).isEmpty();
-    assertThat(r.finishReason()).isEqualTo(FinishReason.STOP);
-    assertThat(r.usage()).isNotNull();
-    assertThat(r.usage().totalInput()).isEqualTo(12);
-    assertThat(r.usage().output()).isEqualTo(3);
+    assertStoppedWithUsage(r, 12, 3);
   }
 
   @Test
@@ -127,10 +124,14 @@ public abstract class ChatModelContract {
     assertThat(listener.text()).isEqualTo(r.message().content());
     assertThat(listener.completions()).containsExactly(r);
     assertThat(listener.kinds()).last().isEqualTo(RecordingStreamListener.Kind.COMPLETE);
+    assertStoppedWithUsage(r, 12, 9);
+  }
+
+  private static void assertStoppedWithUsage(ChatResponse r, long input, long output) {
     assertThat(r.finishReason()).isEqualTo(FinishReason.STOP);
     assertThat(r.usage()).isNotNull();
-    assertThat(r.usage().totalInput()).isEqualTo(12);
-    assertThat(r.usage().output()).isEqualTo(9);
+    assertThat(r.usage().totalInput()).isEqualTo(input);
+    assertThat(r.usage().output()).isEqualTo(output);
   }
 
   @Test
