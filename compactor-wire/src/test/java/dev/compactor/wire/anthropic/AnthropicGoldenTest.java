@@ -56,14 +56,10 @@ class AnthropicGoldenTest {
                 Json.object().put("system", c.system()).set("messages", c.messages()))
             .messages();
     List<Message> first = AnthropicMessages.decode(REQUEST).messages();
-    assertThat(again).hasSameSizeAs(first);
-    for (int i = 0; i < first.size(); i++) {
-      assertThat(again.get(i).role()).isEqualTo(first.get(i).role());
-      assertThat(again.get(i).content()).isEqualTo(first.get(i).content());
-      assertThat(again.get(i).reasoning()).isEqualTo(first.get(i).reasoning());
-      assertThat(again.get(i).toolCalls()).isEqualTo(first.get(i).toolCalls());
-      assertThat(again.get(i).toolCallId()).isEqualTo(first.get(i).toolCallId());
-    }
+    assertThat(again)
+        .usingRecursiveFieldByFieldElementComparatorOnFields(
+            "role", "content", "reasoning", "toolCalls", "toolCallId")
+        .containsExactlyElementsOf(first);
     assertThat(first.get(0).role()).isEqualTo(Role.SYSTEM);
   }
 }

@@ -69,11 +69,11 @@ class CorpusRoundTripTest {
     List<Message> again = ChatCompletionsMessages.decode(encoded, where).messages();
     assertThat(again).hasSameSizeAs(sent);
     for (int i = 0; i < sent.size(); i++) {
-      String at = where + " sent message " + i;
-      assertThat(again.get(i).role()).as(at).isEqualTo(sent.get(i).role());
-      assertThat(again.get(i).content()).as(at).isEqualTo(sent.get(i).content());
-      assertThat(again.get(i).toolCalls()).as(at).isEqualTo(sent.get(i).toolCalls());
-      assertThat(again.get(i).toolCallId()).as(at).isEqualTo(sent.get(i).toolCallId());
+      assertThat(again.get(i))
+          .as("%s sent message %d", where, i)
+          .usingRecursiveComparison()
+          .comparingOnlyFields("role", "content", "toolCalls", "toolCallId")
+          .isEqualTo(sent.get(i));
     }
     return decoded.size();
   }

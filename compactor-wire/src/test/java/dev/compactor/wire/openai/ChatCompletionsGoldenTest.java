@@ -71,15 +71,10 @@ class ChatCompletionsGoldenTest {
 
     List<Message> again = ChatCompletionsMessages.decode(encoded, "messages").messages();
 
-    assertThat(again).hasSameSizeAs(decoded);
-    for (int i = 0; i < decoded.size(); i++) {
-      Message a = decoded.get(i);
-      Message b = again.get(i);
-      assertThat(b.role()).isEqualTo(a.role());
-      assertThat(b.content()).isEqualTo(a.content());
-      assertThat(b.toolCalls()).isEqualTo(a.toolCalls());
-      assertThat(b.toolCallId()).isEqualTo(a.toolCallId());
-    }
+    assertThat(again)
+        .usingRecursiveFieldByFieldElementComparatorOnFields(
+            "role", "content", "toolCalls", "toolCallId")
+        .containsExactlyElementsOf(decoded);
     assertThat(decoded.get(0).role()).isEqualTo(Role.SYSTEM);
   }
 }
