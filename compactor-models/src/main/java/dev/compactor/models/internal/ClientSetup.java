@@ -6,8 +6,6 @@ import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.ModelProvider;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,15 +30,6 @@ record ClientSetup(
     String apiKey,
     Map<String, String> headers,
     HttpTransport transport) {
-
-  private static final class Shared {
-    static final HttpClient CLIENT =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
-  }
 
   @Override
   public String toString() {
@@ -119,17 +108,8 @@ record ClientSetup(
               }
             });
     ErrorMapper mapper = mappers.apply(provider.id(), List.copyOf(secrets));
-    HttpTransport transport =
-        new HttpTransport(
-            options.httpClient() != null ? options.httpClient() : Shared.CLIENT,
-            options.retryPolicy(),
-            options.sleeper(),
-            options.random(),
-            options.clock(),
-            options.requestTimeout(),
-            options.timeout(),
-            mapper);
-    return new ClientSetup(provider, model.strip(), base, key, options.headers(), transport);
+    return new ClientSetup(
+        provider, model.strip(), base, key, options.headers(), new HttpTransport(options, mapper));
   }
 
   private static URI parseBase(String url, ModelProvider provider, String source) {

@@ -6,6 +6,7 @@ import dev.compactor.core.model.ModelError;
 import dev.compactor.core.model.ModelException;
 import dev.compactor.core.model.ModelTimeoutException;
 import dev.compactor.core.model.RetryableModelException;
+import dev.compactor.models.ChatModelOptions;
 import dev.compactor.models.RetryPolicy;
 import dev.compactor.models.Sleeper;
 import dev.compactor.wire.json.Json;
@@ -73,26 +74,30 @@ final class HttpTransport {
             return t;
           });
 
+  /** The client used when the options name none: HTTP/1.1, no redirects. */
+  private static final class Shared {
+    static final HttpClient CLIENT =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+  }
+
   /**
-   * @param timeout the longest wait for one response (for streams: for its headers)
-   * @param callTimeout the longest a whole call may take, every attempt and wait included
+   * A transport with the options' HTTP client (or a shared one), retry policy, sleeper, randomness
+   * and clock; each response is awaited up to {@link ChatModelOptions#requestTimeout()} (for
+   * streams: its headers), and a whole call, every attempt and wait included, up to {@link
+   * ChatModelOptions#timeout()}.
    */
-  public HttpTransport(
-      HttpClient client,
-      RetryPolicy retry,
-      Sleeper sleeper,
-      Random random,
-      Clock clock,
-      Duration timeout,
-      Duration callTimeout,
-      ErrorMapper mapper) {
-    this.client = client;
-    this.retry = retry;
-    this.sleeper = sleeper;
-    this.random = random;
-    this.clock = clock;
-    this.timeout = timeout;
-    this.callTimeout = callTimeout;
+  HttpTransport(ChatModelOptions options, ErrorMapper mapper) {
+    this.client = options.httpClient() != null ? options.httpClient() : Shared.CLIENT;
+    this.retry = options.retryPolicy();
+    this.sleeper = options.sleeper();
+    this.random = options.random();
+    this.clock = options.clock();
+    this.timeout = options.requestTimeout();
+    this.callTimeout = options.timeout();
     this.mapper = mapper;
   }
 
