@@ -363,113 +363,100 @@ public final class ProxyStore implements AutoCloseable {
             + " c.last_tokens, c.compactions, c.created_at, c.updated_at"
             + " FROM proxy_conversations c WHERE "
             + where;
-    try (Connection c = ds.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < args.size(); i++) {
-        ps.setObject(i + 1, args.get(i));
-      }
-      List<Summary> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
+    return readRows(
+        "listing conversations",
+        sql,
+        args,
+        rs -> {
           long tokens = rs.getLong("last_tokens");
           Long t = rs.wasNull() ? null : tokens;
-          out.add(
-              new Summary(
-                  rs.getString("id"),
-                  rs.getString("external_key"),
-                  rs.getString("session_key"),
-                  rs.getString("api"),
-                  rs.getString("upstream"),
-                  rs.getString("model"),
-                  rs.getString("forked_from"),
-                  rs.getLong("messages"),
-                  t,
-                  rs.getInt("compactions"),
-                  Instant.ofEpochMilli(rs.getLong("created_at")),
-                  Instant.ofEpochMilli(rs.getLong("updated_at"))));
-        }
-      }
-      return out;
-    } catch (SQLException e) {
-      throw failed("listing conversations", e);
-    }
+          return new Summary(
+              rs.getString("id"),
+              rs.getString("external_key"),
+              rs.getString("session_key"),
+              rs.getString("api"),
+              rs.getString("upstream"),
+              rs.getString("model"),
+              rs.getString("forked_from"),
+              rs.getLong("messages"),
+              t,
+              rs.getInt("compactions"),
+              Instant.ofEpochMilli(rs.getLong("created_at")),
+              Instant.ofEpochMilli(rs.getLong("updated_at")));
+        });
   }
 
   /** Lines {@code offset} to {@code offset + limit - 1} of a conversation's master log. */
   public List<LoggedItem> logPage(String conversationId, int offset, int limit) {
-    try (Connection c = ds.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT seq, kind, body, created_at FROM proxy_log WHERE conversation_id = ?"
-                    + " ORDER BY seq LIMIT ? OFFSET ?")) {
-      ps.setString(1, conversationId);
-      ps.setInt(2, limit);
-      ps.setInt(3, offset);
-      List<LoggedItem> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(
-              new LoggedItem(
-                  rs.getInt(1),
-                  rs.getString(2),
-                  rs.getString(3),
-                  Instant.ofEpochMilli(rs.getLong(4))));
-        }
-      }
-      return out;
-    } catch (SQLException e) {
-      throw failed("reading the log of conversation " + conversationId, e);
-    }
+    return readRows(
+        "reading the log of conversation " + conversationId,
+        "SELECT seq, kind, body, created_at FROM proxy_log WHERE conversation_id = ?"
+            + " ORDER BY seq LIMIT ? OFFSET ?",
+        List.of(conversationId, limit, offset),
+        rs ->
+            new LoggedItem(
+                rs.getInt(1),
+                rs.getString(2),
+                rs.getString(3),
+                Instant.ofEpochMilli(rs.getLong(4))));
   }
 
   /** The master log of a conversation, in order. */
   public List<LogEntry> log(String conversationId) {
-    try (Connection c = ds.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT kind, digest, body FROM proxy_log WHERE conversation_id = ? ORDER BY seq")) {
-      ps.setString(1, conversationId);
-      List<LogEntry> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new LogEntry(rs.getString(1), rs.getString(2), rs.getString(3)));
-        }
-      }
-      return out;
-    } catch (SQLException e) {
-      throw failed("reading the log of conversation " + conversationId, e);
-    }
+    return readRows(
+        "reading the log of conversation " + conversationId,
+        "SELECT kind, digest, body FROM proxy_log WHERE conversation_id = ? ORDER BY seq",
+        List.of(conversationId),
+        rs -> new LogEntry(rs.getString(1), rs.getString(2), rs.getString(3)));
   }
 
   private List<Conversation> query(String sql, List<?> args) {
+    return readRows(
+        "reading conversations",
+        sql,
+        args,
+        rs ->
+            new Conversation(
+                rs.getString("id"),
+                rs.getString("tenant"),
+                rs.getString("api"),
+                rs.getString("external_key"),
+                rs.getString("forked_from"),
+                rs.getInt("last_length"),
+                rs.getString("last_digest"),
+                rs.getString("reply"),
+                rs.getString("view_items"),
+                rs.getString("view_system"),
+                rs.getInt("view_covered"),
+                rs.getInt("compactions"),
+                rs.getLong("version")));
+  }
+
+  /** A value made of the current row of a result set. */
+  @FunctionalInterface
+  private interface RowValue<T> {
+    T of(ResultSet rs) throws SQLException;
+  }
+
+  /**
+   * The values of the rows that {@code sql} selects with {@code args} bound in order, read on a
+   * connection of their own; {@code what} names the read when it fails.
+   */
+  private <T> List<T> readRows(String what, String sql, List<?> args, RowValue<T> value) {
     try (Connection c = ds.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {
       for (int i = 0; i < args.size(); i++) {
         ps.setObject(i + 1, args.get(i));
       }
-      List<Conversation> out = new ArrayList<>();
+      List<T> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          out.add(
-              new Conversation(
-                  rs.getString("id"),
-                  rs.getString("tenant"),
-                  rs.getString("api"),
-                  rs.getString("external_key"),
-                  rs.getString("forked_from"),
-                  rs.getInt("last_length"),
-                  rs.getString("last_digest"),
-                  rs.getString("reply"),
-                  rs.getString("view_items"),
-                  rs.getString("view_system"),
-                  rs.getInt("view_covered"),
-                  rs.getInt("compactions"),
-                  rs.getLong("version")));
+          out.add(value.of(rs));
         }
       }
       return out;
     } catch (SQLException e) {
-      throw failed("reading conversations", e);
+      throw failed(what, e);
     }
   }
 
@@ -661,39 +648,26 @@ public final class ProxyStore implements AutoCloseable {
 
   /** The conversation's requests, oldest first (none for requests stored before they were). */
   public List<RequestRecord> requests(String conversationId) {
-    try (Connection c = ds.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT seq, created_at, action, tokens_before, tokens_after, strategy,"
-                    + " trigger_kind, reply_seq FROM proxy_requests WHERE conversation_id = ?"
-                    + " ORDER BY seq")) {
-      ps.setString(1, conversationId);
-      List<RequestRecord> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
+    return readRows(
+        "reading the requests of conversation " + conversationId,
+        "SELECT seq, created_at, action, tokens_before, tokens_after, strategy,"
+            + " trigger_kind, reply_seq FROM proxy_requests WHERE conversation_id = ?"
+            + " ORDER BY seq",
+        List.of(conversationId),
+        rs -> {
           long before = rs.getLong(4);
           Long tokensBefore = rs.wasNull() ? null : before;
           long after = rs.getLong(5);
           Long tokensAfter = rs.wasNull() ? null : after;
           int reply = rs.getInt(8);
           Integer replySeq = rs.wasNull() ? null : reply;
-          out.add(
-              new RequestRecord(
-                  rs.getInt(1),
-                  Instant.ofEpochMilli(rs.getLong(2)),
-                  replySeq,
-                  new Request(
-                      rs.getString(3),
-                      tokensBefore,
-                      tokensAfter,
-                      rs.getString(6),
-                      rs.getString(7))));
-        }
-      }
-      return out;
-    } catch (SQLException e) {
-      throw failed("reading the requests of conversation " + conversationId, e);
-    }
+          return new RequestRecord(
+              rs.getInt(1),
+              Instant.ofEpochMilli(rs.getLong(2)),
+              replySeq,
+              new Request(
+                  rs.getString(3), tokensBefore, tokensAfter, rs.getString(6), rs.getString(7)));
+        });
   }
 
   /** Deletes a conversation of the tenant, its log and its requests; false when there is none. */
