@@ -11,7 +11,6 @@ import dev.compactor.testkit.model.RecordedRequest;
 import dev.compactor.testkit.model.Reply;
 import dev.compactor.wire.json.Json;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -484,17 +483,9 @@ abstract class ProxyContract extends ProxyServerContract {
             "data: {\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":9,"
                 + "\"completion_tokens\":2,\"total_tokens\":11}}",
             "data: [DONE]");
-    f.model.enqueue(Reply.rawStream(events));
     ObjectNode body = chat("gpt-4o", "user", "stream please");
-    body.put("stream", true);
-    Answer a = f.post("/v1/chat/completions", body.toString());
-    assertThat(a.status()).isEqualTo(200);
-    assertThat(a.header("content-type")).startsWith("text/event-stream");
-    assertThat(a.body()).isEqualTo(String.join("\n\n", events) + "\n\n");
-    String conv = a.header("x-compactor-conversation");
-    List<ProxyStore.LogEntry> log = f.proxyStore.log(conv);
-    assertThat(log.get(log.size() - 1).body())
-        .isEqualTo("{\"role\":\"assistant\",\"content\":\"Hello!\"}");
+    String conv = assertStreamRelayedUnchanged("/v1/chat/completions", body, events);
+    assertThat(lastLogged(conv)).isEqualTo("{\"role\":\"assistant\",\"content\":\"Hello!\"}");
 
     // the streamed reply, echoed, continues the conversation
     body.withArray("messages").addObject().put("role", "assistant").put("content", "Hello!");
@@ -511,10 +502,8 @@ abstract class ProxyContract extends ProxyServerContract {
     Answer a = f.post("/v1/messages", body.toString(), "x-api-key", "k");
     assertThat(a.status()).isEqualTo(200);
     assertThat(a.body()).contains("event: message_start").contains("event: message_stop");
-    String conv = a.header("x-compactor-conversation");
-    List<ProxyStore.LogEntry> log = f.proxyStore.log(conv);
     JsonNode reply =
-        ProxyFixture.JSON.valueToTree(Optional.of(log.get(log.size() - 1).body()).get());
+        ProxyFixture.JSON.valueToTree(lastLogged(a.header("x-compactor-conversation")));
     assertThat(reply.asText()).contains("tool_use").contains("toolu_1").contains("\"cmd\":\"ls\"");
   }
 }

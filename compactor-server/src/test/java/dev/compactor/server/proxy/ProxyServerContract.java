@@ -76,6 +76,27 @@ abstract class ProxyServerContract {
   }
 
   /**
+   * Posts {@code body} to {@code path} as a stream ({@code "stream": true}), the provider answering
+   * with the raw {@code events}: the proxy relayed them unchanged, as an event stream. Returns the
+   * proxy's conversation.
+   */
+  String assertStreamRelayedUnchanged(String path, ObjectNode body, List<String> events) {
+    f.model.enqueue(Reply.rawStream(events));
+    body.put("stream", true);
+    ProxyFixture.Answer a = f.post(path, body.toString());
+    assertThat(a.status()).isEqualTo(200);
+    assertThat(a.header("content-type")).startsWith("text/event-stream");
+    assertThat(a.body()).isEqualTo(String.join("\n\n", events) + "\n\n");
+    return a.header(ProxyRoutes.CONVERSATION);
+  }
+
+  /** The body of the last entry of the conversation's master log. */
+  String lastLogged(String conversation) {
+    List<ProxyStore.LogEntry> log = f.proxyStore.log(conversation);
+    return log.get(log.size() - 1).body();
+  }
+
+  /**
    * Posts to {@code path} {@code body} with 12 rounds of a short assistant step and a long user
    * detail appended to its array {@code items}: too long for the provider's window of 3,000 tokens,
    * within the budget. The proxy recovered the provider's overflow ({@link

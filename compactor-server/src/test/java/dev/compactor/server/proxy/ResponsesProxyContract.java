@@ -37,6 +37,19 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
         .put("arguments", "{}");
   }
 
+  /**
+   * Appends a completed call item of {@code type} ({@code computer_call}, {@code local_shell_call})
+   * to {@code input} and returns it, for its {@code action}.
+   */
+  static ObjectNode addCompletedCall(ArrayNode input, String type, String id, String callId) {
+    return input
+        .addObject()
+        .put("type", type)
+        .put("id", id)
+        .put("call_id", callId)
+        .put("status", "completed");
+  }
+
   /** Appends the {@code function_call_output} item answering {@code callId} to {@code input}. */
   static void addFunctionCallOutput(ArrayNode input, String callId, String output) {
     input
@@ -156,13 +169,7 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
     body.put("truncation", "auto");
     ArrayNode input = body.withArray("input");
     for (int i = 0; i < rounds; i++) {
-      ObjectNode call =
-          input
-              .addObject()
-              .put("type", "computer_call")
-              .put("id", "cu_" + i)
-              .put("call_id", "cc_" + i)
-              .put("status", "completed");
+      ObjectNode call = addCompletedCall(input, "computer_call", "cu_" + i, "cc_" + i);
       call.putObject("action").put("type", "click").put("x", 100 + i).put("y", 200);
       call.putArray("pending_safety_checks");
       ObjectNode shot =
@@ -180,13 +187,7 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
       addFunctionCallOutput(
           input, "fc_" + i, ("page text " + i + " with fares and times\n").repeat(40));
       if (localShell && i % 2 == 1) {
-        ObjectNode shell =
-            input
-                .addObject()
-                .put("type", "local_shell_call")
-                .put("id", "lsh_" + i)
-                .put("call_id", "ls_" + i)
-                .put("status", "completed");
+        ObjectNode shell = addCompletedCall(input, "local_shell_call", "lsh_" + i, "ls_" + i);
         shell.putObject("action").put("type", "exec").putArray("command").add("ls").add("-l");
         input
             .addObject()
@@ -305,16 +306,9 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
                 + "\"output\":["
                 + item
                 + "],\"usage\":{\"input_tokens\":9,\"output_tokens\":2,\"total_tokens\":11}}}");
-    f.model.enqueue(Reply.rawStream(events));
     ObjectNode body = responses("gpt-4o", "user", "stream please");
-    body.put("stream", true);
-    Answer a = f.post("/v1/responses", body.toString());
-    assertThat(a.status()).isEqualTo(200);
-    assertThat(a.header("content-type")).startsWith("text/event-stream");
-    assertThat(a.body()).isEqualTo(String.join("\n\n", events) + "\n\n");
-    String conv = a.header("x-compactor-conversation");
-    List<ProxyStore.LogEntry> log = f.proxyStore.log(conv);
-    assertThat(log.get(log.size() - 1).body()).isEqualTo("[" + item + "]");
+    String conv = assertStreamRelayedUnchanged("/v1/responses", body, events);
+    assertThat(lastLogged(conv)).isEqualTo("[" + item + "]");
 
     // the streamed reply, echoed, continues the conversation
     body.withArray("input").add(Json.parse(item));
@@ -343,8 +337,7 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
     body.put("stream", true);
     Answer a = f.post("/v1/responses", body.toString());
     assertThat(a.status()).isEqualTo(200);
-    List<ProxyStore.LogEntry> log = f.proxyStore.log(a.header("x-compactor-conversation"));
-    assertThat(log.get(log.size() - 1).body()).isEqualTo("[" + call + "]");
+    assertThat(lastLogged(a.header("x-compactor-conversation"))).isEqualTo("[" + call + "]");
   }
 
   @Test
@@ -355,8 +348,7 @@ abstract class ResponsesProxyContract extends ProxyServerContract {
     Answer a = f.post("/v1/responses", body.toString());
     assertThat(a.body()).contains("event: response.created").contains("response.completed");
     String conv = a.header("x-compactor-conversation");
-    List<ProxyStore.LogEntry> log = f.proxyStore.log(conv);
-    JsonNode reply = Json.parse(log.get(log.size() - 1).body());
+    JsonNode reply = Json.parse(lastLogged(conv));
     assertThat(reply.path(0).path("type").asText()).isEqualTo("reasoning");
     assertThat(reply.path(1).path("call_id").asText()).isEqualTo("call_1");
 
