@@ -1,7 +1,7 @@
 package dev.compactor.chat.internal;
 
+import static dev.compactor.chat.testing.ChatTaskAssertions.assertFailsWith;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.chat.base.ChatTaskException;
 import dev.compactor.chat.internal.SummaryCompactor.Selection;
@@ -196,14 +196,12 @@ class SummaryCompactorTest {
   void summarize_emptyAnswer_fails() {
     FakeChatModel model = new FakeChatModel("m", ModelApi.RESPONSES).respond(r -> " ");
     SummaryCompactor compactor = new SummaryCompactor(PriceTable.empty(), () -> "u");
-    assertThatThrownBy(
-            () ->
-                compactor.summarize(
-                    plain(4, false), new Selection(0, 2), SummarySettings.DEFAULTS, model, "x/m"))
-        .isInstanceOfSatisfying(
-            ChatTaskException.class,
-            e -> assertThat(e.code()).isEqualTo(ChatTaskException.Code.SUMMARIZE_FAILED))
-        .hasMessageContaining("no text");
+    assertFailsWith(
+        () ->
+            compactor.summarize(
+                plain(4, false), new Selection(0, 2), SummarySettings.DEFAULTS, model, "x/m"),
+        ChatTaskException.Code.SUMMARIZE_FAILED,
+        "no text");
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.compactor.chat.json;
 
+import static dev.compactor.chat.testing.ChatTaskAssertions.assertFailsWith;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.compactor.chat.ChatTaskRequest;
 import dev.compactor.chat.MessageOperation;
@@ -15,13 +15,8 @@ import org.junit.jupiter.api.Test;
 
 class ChatTaskJsonTest {
   private static void assertInvalid(String json, String... parts) {
-    assertThatThrownBy(() -> ChatTaskJson.parseRequest(json))
-        .isInstanceOfSatisfying(
-            ChatTaskException.class,
-            e -> {
-              assertThat(e.code()).isEqualTo(ChatTaskException.Code.INVALID_REQUEST);
-              assertThat(e.getMessage()).contains(parts);
-            });
+    assertFailsWith(
+        () -> ChatTaskJson.parseRequest(json), ChatTaskException.Code.INVALID_REQUEST, parts);
   }
 
   @Test

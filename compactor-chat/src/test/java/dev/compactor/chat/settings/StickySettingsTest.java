@@ -1,5 +1,6 @@
 package dev.compactor.chat.settings;
 
+import static dev.compactor.chat.testing.ChatTaskAssertions.assertFailsWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,13 +25,7 @@ class StickySettingsTest {
   }
 
   private static void assertInvalid(String patch, String... messageParts) {
-    assertThatThrownBy(() -> of(patch))
-        .isInstanceOfSatisfying(
-            ChatTaskException.class,
-            e -> {
-              assertThat(e.code()).isEqualTo(ChatTaskException.Code.INVALID_SETTINGS);
-              assertThat(e.getMessage()).contains(messageParts);
-            });
+    assertFailsWith(() -> of(patch), ChatTaskException.Code.INVALID_SETTINGS, messageParts);
   }
 
   @Test
