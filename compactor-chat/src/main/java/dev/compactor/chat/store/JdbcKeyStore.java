@@ -218,11 +218,11 @@ final class JdbcKeyStore implements KeyStore {
 
   @Override
   public Optional<ApiKeyInfo> find(String idOrPrefix) {
-    Optional<String> given = ApiKeys.idOfPrefix(idOrPrefix);
-    if (given.isEmpty()) {
-      return Optional.empty();
-    }
-    String id = given.get();
+    return ApiKeys.idOfPrefix(idOrPrefix).flatMap(this::findId);
+  }
+
+  /** {@link #find} of a well-formed key id. */
+  private Optional<ApiKeyInfo> findId(String id) {
     try {
       return store.inReadTransaction(c -> find(c, id));
     } catch (SQLException e) {
@@ -245,11 +245,11 @@ final class JdbcKeyStore implements KeyStore {
 
   @Override
   public Optional<ApiKeyInfo> revoke(String idOrPrefix) {
-    Optional<String> given = ApiKeys.idOfPrefix(idOrPrefix);
-    if (given.isEmpty()) {
-      return Optional.empty();
-    }
-    String id = given.get();
+    return ApiKeys.idOfPrefix(idOrPrefix).flatMap(this::revokeId);
+  }
+
+  /** {@link #revoke} of a well-formed key id. */
+  private Optional<ApiKeyInfo> revokeId(String id) {
     Instant now = now();
     try {
       return store.inWriteTransaction(
