@@ -4,6 +4,7 @@ import dev.compactor.core.CompactorException;
 import dev.compactor.core.compaction.CompactionResult;
 import dev.compactor.core.compaction.ViewBuilder;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.policy.AppliedCompaction;
@@ -106,18 +107,20 @@ public final class CompactionApplier {
             next.id(),
             result.limitations());
     listener.compacted(report);
+    String status =
+        String.format(
+            "Compacted with %s (%s): %,d → %,d tokens, %d → %d messages; view %s.",
+            strategy,
+            trigger.wireName(),
+            tokensBefore,
+            tokensAfter,
+            report.messagesBefore(),
+            report.messagesAfter(),
+            next.id());
     conversation.append(
         Message.builder(Role.SYSTEM)
-            .content(
-                String.format(
-                    "Compacted with %s (%s): %,d → %,d tokens, %d → %d messages; view %s.",
-                    strategy,
-                    trigger.wireName(),
-                    tokensBefore,
-                    tokensAfter,
-                    report.messagesBefore(),
-                    report.messagesAfter(),
-                    next.id()))
+            .id(MessageId.appended("compaction", conversation.master().size(), status))
+            .content(status)
             .timestamp(clock.instant())
             .uiOnly(true)
             .hidden(true)

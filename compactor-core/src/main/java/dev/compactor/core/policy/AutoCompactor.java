@@ -9,6 +9,7 @@ import dev.compactor.core.compaction.ProviderRegistry;
 import dev.compactor.core.compaction.trim.TrimProvider;
 import dev.compactor.core.internal.CompactionApplier;
 import dev.compactor.core.message.Message;
+import dev.compactor.core.message.MessageId;
 import dev.compactor.core.message.MessageMetadata;
 import dev.compactor.core.message.Role;
 import dev.compactor.core.tokens.ContextMeasurement;
@@ -242,6 +243,7 @@ public final class AutoCompactor {
     extra.put(REMINDER_KEY, view);
     Message reminder =
         Message.builder(Role.USER)
+            .id(MessageId.appended("reminder", conversation.master().size(), text.toString()))
             .content(text.toString())
             .timestamp(clock.instant())
             .metadata(new MessageMetadata(null, null, null, null, extra))
@@ -593,12 +595,14 @@ public final class AutoCompactor {
     }
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put(SUMMARY_FAILED_KEY, visible);
+    String notice =
+        "Summary failed; automatic compaction uses trim only until "
+            + settings.latchGrowth()
+            + " more messages arrive.";
     conversation.append(
         Message.builder(Role.SYSTEM)
-            .content(
-                "Summary failed; automatic compaction uses trim only until "
-                    + settings.latchGrowth()
-                    + " more messages arrive.")
+            .id(MessageId.appended("summary-failed", conversation.master().size(), notice))
+            .content(notice)
             .timestamp(clock.instant())
             .uiOnly(true)
             .hidden(true)
