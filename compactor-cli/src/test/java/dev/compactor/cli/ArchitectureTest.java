@@ -81,6 +81,7 @@ class ArchitectureTest {
                   "wire.openai",
                   "wire.anthropic",
                   "wire.usage",
+                  "wire.tools",
                   "wire.error")),
           Map.entry("log", Set.of("log.imports", "log.store")),
           Map.entry("testkit", Set.of("testkit", "testkit.corpus", "testkit.model")),

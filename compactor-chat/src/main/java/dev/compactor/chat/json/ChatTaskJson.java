@@ -30,6 +30,7 @@ import dev.compactor.core.message.ToolCall;
 import dev.compactor.core.model.ToolSpec;
 import dev.compactor.wire.json.MessageFormatException;
 import dev.compactor.wire.openai.ChatCompletionsMessages;
+import dev.compactor.wire.tools.ToolDefinitions;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -214,33 +215,11 @@ public final class ChatTaskJson {
   }
 
   private static List<ToolSpec> parseTools(JsonNode tools) {
-    if (!tools.isArray()) {
-      throw invalid("tools must be an array");
+    try {
+      return ToolDefinitions.read(tools);
+    } catch (MessageFormatException e) {
+      throw invalid(e.getMessage());
     }
-    List<ToolSpec> out = new ArrayList<>();
-    int i = 0;
-    for (JsonNode t : tools) {
-      String where = "tools[" + i++ + "]";
-      JsonNode fn = t.has("function") ? t.get("function") : t;
-      if (!fn.isObject()) {
-        throw invalid(where + " must be an object");
-      }
-      JsonNode name = fn.get("name");
-      if (name == null || !name.isTextual() || name.textValue().isBlank()) {
-        throw invalid(where + ".name is required");
-      }
-      JsonNode description = fn.get("description");
-      JsonNode parameters = fn.get("parameters");
-      if (parameters != null && !parameters.isNull() && !parameters.isObject()) {
-        throw invalid(where + ".parameters must be a JSON schema object");
-      }
-      out.add(
-          new ToolSpec(
-              name.textValue(),
-              description == null || description.isNull() ? "" : description.asText(),
-              parameters == null || parameters.isNull() ? "" : parameters.toString()));
-    }
-    return out;
   }
 
   private static ChatTaskException invalid(String message) {

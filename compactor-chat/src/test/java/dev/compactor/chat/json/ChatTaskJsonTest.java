@@ -98,6 +98,11 @@ class ChatTaskJsonTest {
     assertInvalid("{\"stop_on_high_messages\": 0}", "stop_on_high_messages");
     assertInvalid("{\"stop_on_high_interactions\": false}", "stop_on_high_interactions");
     assertInvalid("{\"temperature\": 3}", "temperature");
+    assertInvalid("{\"tools\": {}}", "tools must be an array");
+    assertInvalid("{\"tools\": [{\"function\": {}}]}", "tools[0].name is required");
+    assertInvalid(
+        "{\"tools\": [{\"name\": \"f\", \"parameters\": []}]}",
+        "tools[0].parameters must be a JSON schema object");
     assertInvalid("{\"max_output_tokens\": 1.5}", "max_output_tokens");
     assertInvalid("{\"tools\": [{\"description\": \"x\"}]}", "tools[0].name");
   }

@@ -23,6 +23,7 @@ import dev.compactor.models.internal.Requests;
 import dev.compactor.wire.anthropic.AnthropicMessages;
 import dev.compactor.wire.anthropic.AnthropicMessages.Conversation;
 import dev.compactor.wire.json.Json;
+import dev.compactor.wire.tools.ToolDefinitions;
 import dev.compactor.wire.usage.Usages;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,7 @@ final class AnthropicWire {
     if (!req.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
       for (ToolSpec t : req.tools()) {
-        Requests.tool(tools.addObject(), t, "input_schema");
+        ToolDefinitions.add(tools, t, ToolDefinitions.Dialect.ANTHROPIC);
       }
     }
     if (req.temperature() != null) {

@@ -1,6 +1,5 @@
 package dev.compactor.models.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compactor.core.message.Message;
 import dev.compactor.core.message.MessageMetadata;
@@ -11,7 +10,6 @@ import dev.compactor.core.model.CompactionItem;
 import dev.compactor.core.model.InputFingerprints;
 import dev.compactor.core.model.ProviderCompaction;
 import dev.compactor.core.model.RequestExtension;
-import dev.compactor.core.model.ToolSpec;
 import dev.compactor.core.tokens.ContextMeter;
 import dev.compactor.wire.json.Json;
 import java.util.List;
@@ -25,43 +23,6 @@ public final class Requests {
   /** Top-level fields that carry the conversation; options may not set them. */
   public static final Set<String> RESERVED_OPTIONS =
       Set.of("model", "messages", "input", "system", "instructions", "tools", "stream");
-
-  /**
-   * The tool's schema as a JSON object ({@code {"type":"object","properties":{}}} when empty).
-   *
-   * @throws IllegalArgumentException naming the tool when the schema is not a JSON object
-   */
-  public static ObjectNode schema(ToolSpec tool) {
-    if (tool.jsonSchema().isBlank()) {
-      ObjectNode o = Json.object();
-      o.put("type", "object");
-      o.putObject("properties");
-      return o;
-    }
-    JsonNode n = Json.tryParse(tool.jsonSchema());
-    if (n == null || !n.isObject()) {
-      throw new IllegalArgumentException(
-          "tool \""
-              + tool.name()
-              + "\": jsonSchema is not a JSON object: "
-              + cut(tool.jsonSchema()));
-    }
-    return (ObjectNode) n;
-  }
-
-  /**
-   * Writes a tool definition into {@code target}: its {@code name}, its {@code description} unless
-   * empty, and its {@link #schema} under {@code schemaField}.
-   *
-   * @throws IllegalArgumentException naming the tool when the schema is not a JSON object
-   */
-  public static void tool(ObjectNode target, ToolSpec tool, String schemaField) {
-    target.put("name", tool.name());
-    if (!tool.description().isEmpty()) {
-      target.put("description", tool.description());
-    }
-    target.set(schemaField, schema(tool));
-  }
 
   /**
    * Writes the request's options into {@code body}, overriding fields the client set.
@@ -148,9 +109,5 @@ public final class Requests {
     return m.toBuilder()
         .metadata(new MessageMetadata(model, provider, null, null, Map.of()))
         .build();
-  }
-
-  private static String cut(String s) {
-    return s.length() <= 80 ? s : s.substring(0, 80) + "…";
   }
 }

@@ -16,6 +16,7 @@ import dev.compactor.models.internal.MessageAssembler;
 import dev.compactor.models.internal.Requests;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.openai.ChatCompletionsMessages;
+import dev.compactor.wire.tools.ToolDefinitions;
 import dev.compactor.wire.usage.Usages;
 import java.util.List;
 
@@ -36,8 +37,7 @@ final class ChatCompletionsWire {
     if (!req.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
       for (ToolSpec t : req.tools()) {
-        Requests.tool(
-            tools.addObject().put("type", "function").putObject("function"), t, "parameters");
+        ToolDefinitions.add(tools, t, ToolDefinitions.Dialect.CHAT_COMPLETIONS);
       }
     }
     if (req.maxOutputTokens() != null) {

@@ -19,6 +19,7 @@ import dev.compactor.models.internal.Requests;
 import dev.compactor.wire.json.Json;
 import dev.compactor.wire.openai.ChatCompletionsMessages;
 import dev.compactor.wire.openai.ResponsesItems;
+import dev.compactor.wire.tools.ToolDefinitions;
 import dev.compactor.wire.usage.Usages;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ final class ResponsesWire {
     if (!req.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
       for (ToolSpec t : req.tools()) {
-        Requests.tool(tools.addObject().put("type", "function"), t, "parameters");
+        ToolDefinitions.add(tools, t, ToolDefinitions.Dialect.RESPONSES);
       }
     }
     if (req.maxOutputTokens() != null) {
